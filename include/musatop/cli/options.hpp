@@ -1,0 +1,48 @@
+// Command-line flags: the Python tool's flags, unchanged, plus --demo, --gmi and
+// --timeout. Parsing never touches GMI.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "musatop/model/view_filter.hpp"
+
+namespace musatop::cli {
+
+inline constexpr const char* kVersion = "0.3.0";
+inline constexpr double kMinIntervalSeconds = 0.05;
+inline constexpr double kMaxIntervalSeconds = 3600;
+
+struct Options {
+    bool once = false;
+    bool json = false;
+    bool demo = false;
+    bool ascii = false;
+    bool no_color = false;
+    double interval_seconds = 1.0;
+    double timeout_seconds = 3.0;
+    std::string gmi = "mthreads-gmi";
+    ViewFilter filter;
+};
+
+struct ParseResult {
+    // Set when the program should exit right away (help, version, usage error).
+    std::optional<int> exit_code;
+    std::string stdout_text;
+    std::string stderr_text;
+    Options options;
+};
+
+ParseResult parse_command_line(const std::vector<std::string>& args);
+
+// "0,1, 3" -> {0,1,3}; any empty, negative or non-numeric item is an error.
+std::optional<std::set<std::int64_t>> parse_index_list(std::string_view text);
+
+// A finite decimal number (no hex, inf or nan).
+std::optional<double> parse_seconds(std::string_view text);
+
+}  // namespace musatop::cli

@@ -1,0 +1,38 @@
+// Normalisation of the loosely typed values that mthreads-gmi prints: unit-suffixed
+// strings ("96.66W", "81920MiB", "42%"), "N/A" spellings and odd key spellings.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace musatop::gmi {
+
+// Lower-cased key with everything outside [a-z0-9] removed, so "Power Draw ",
+// "power_draw" and "PowerDraw" all compare equal.
+std::string normalize_key(std::string_view key);
+
+// True for the spellings GMI and friends use for "no value": "", N/A, [Not Supported], ...
+bool is_missing_token(std::string_view text);
+
+// Trimmed text, or nullopt when it is a missing token.
+std::optional<std::string> clean_text(std::string_view text);
+
+// A number with an optional unit glued on ("12.5 W", "+5%"); no exponents, no inf/nan.
+std::optional<double> parse_number(std::string_view text, std::string_view unit,
+                                   bool allow_negative = false);
+
+// parse_number with unit "%" restricted to 0..100.
+std::optional<double> parse_percent(std::string_view text);
+
+enum class MemoryUnit { optional_mib, required };
+
+// "1.5 GiB", "2MB", "512B"; without a unit the amount is MiB (GMI's convention) unless
+// the unit is required. Binary prefixes with "i", decimal without.
+std::optional<std::int64_t> parse_memory_bytes(std::string_view text,
+                                               MemoryUnit unit = MemoryUnit::optional_mib);
+
+std::string_view trim(std::string_view text);
+
+}  // namespace musatop::gmi

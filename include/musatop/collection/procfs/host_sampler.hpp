@@ -1,0 +1,25 @@
+// Host name, CPU busy % between calls, and RAM used/total.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "musatop/collection/procfs/proc_parse.hpp"
+#include "musatop/model/snapshot.hpp"
+#include "musatop/util/result.hpp"
+
+namespace musatop::procfs {
+
+class HostSampler {
+public:
+    explicit HostSampler(std::string proc_root = "/proc") : root_(std::move(proc_root)) {}
+
+    // CPU% is unknown on the first call (no previous reading to compare with).
+    Result<HostMetrics> sample();
+
+private:
+    std::string root_;
+    std::optional<CpuTimes> previous_;
+};
+
+}  // namespace musatop::procfs

@@ -1,0 +1,56 @@
+// Pure parsers for the /proc files musatop reads. They take file contents and never
+// touch the file system, so they can be unit-tested and fuzzed.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace musatop::procfs {
+
+struct ProcStat {
+    std::string comm;
+    char state = '?';
+    std::uint64_t utime_ticks = 0;
+    std::uint64_t stime_ticks = 0;
+    std::uint64_t start_ticks = 0;  // since boot
+};
+
+// /proc/<pid>/stat; the command name may itself contain spaces and parentheses.
+std::optional<ProcStat> parse_proc_stat(std::string_view text);
+
+// Real UID from the "Uid:" line of /proc/<pid>/status.
+std::optional<std::uint32_t> parse_status_real_uid(std::string_view text);
+
+// Resident pages: the second field of /proc/<pid>/statm.
+std::optional<std::uint64_t> parse_statm_resident_pages(std::string_view text);
+
+// NUL-separated arguments joined by single spaces (trailing NULs ignored).
+std::string join_cmdline(std::string_view raw);
+
+struct CpuTimes {
+    std::uint64_t busy_ticks = 0;
+    std::uint64_t total_ticks = 0;
+};
+
+// The aggregate "cpu" line of /proc/stat: total excludes guest time (already counted
+// in user), busy excludes idle and iowait.
+std::optional<CpuTimes> parse_cpu_times(std::string_view proc_stat);
+
+// "btime" of /proc/stat (boot time, Unix seconds).
+std::optional<std::int64_t> parse_boot_time(std::string_view proc_stat);
+
+struct MemoryInfo {
+    std::int64_t total_bytes = 0;
+    std::int64_t used_bytes = 0;
+};
+
+// used = MemTotal - MemAvailable (what `free` calls used since procps-ng 4); kernels
+// without MemAvailable fall back to MemTotal - MemFree - Buffers - Cached - SReclaimable.
+std::optional<MemoryInfo> parse_meminfo(std::string_view text);
+
+// Percent busy between two readings, one decimal; 0 when nothing elapsed.
+double cpu_percent_between(const CpuTimes& before, const CpuTimes& after);
+
+}  // namespace musatop::procfs

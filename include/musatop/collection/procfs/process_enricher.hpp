@@ -1,0 +1,53 @@
+// Adds what /proc knows to the GMI process rows: user, full command line, RSS,
+// creation and running time, CPU% between samples, and a status.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "musatop/model/snapshot.hpp"
+
+namespace musatop::procfs {
+
+class ProcessEnricher {
+public:
+    explicit ProcessEnricher(std::string proc_root = "/proc");
+
+    // Rows that share a PID share one lookup. CPU% is published only for a process
+    // instance (PID, start time) already seen by the previous call.
+    void enrich(std::vector<GpuProcess>& rows, WallTime wall_now, std::chrono::steady_clock::time_point mono_now);
+
+private:
+    struct Primed {
+        std::uint64_t start_ticks = 0;
+        std::uint64_t cpu_ticks = 0;
+        std::chrono::steady_clock::time_point observed_at;
+    };
+    struct Lookup {
+        ProcessStatus status = ProcessStatus::unverified;
+        std::optional<std::string> username;
+        std::optional<std::string> command;
+        std::optional<std::int64_t> rss_bytes;
+        std::optional<double> create_time;
+        std::optional<double> running_seconds;
+        std::optional<double> cpu_percent;
+    };
+
+    Lookup look_up(std::int64_t pid, double wall_seconds, std::chrono::steady_clock::time_point mono_now,
+                   std::map<std::int64_t, Primed>& next_cache);
+    std::optional<std::int64_t> boot_time();
+
+    std::string root_;
+    std::map<std::int64_t, Primed> cache_;
+    std::optional<std::int64_t> boot_time_;
+    long ticks_per_second_;
+    long page_size_;
+};
+
+// passwd name of the UID, else the decimal UID.
+std::string username_for_uid(std::uint32_t uid);
+
+}  // namespace musatop::procfs

@@ -1,0 +1,96 @@
+// The immutable result of one collection round: what every output reads.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace musatop {
+
+using WallTime = std::chrono::system_clock::time_point;
+
+struct Device {
+    std::int64_t index = 0;
+    std::optional<std::string> uuid;
+    std::optional<std::string> name;
+    std::optional<std::string> bus_id;
+    std::optional<double> gpu_utilization_percent;
+    // GMI's memory-controller utilisation, not occupancy.
+    std::optional<double> memory_utilization_percent;
+    std::optional<std::int64_t> memory_used_bytes;
+    std::optional<std::int64_t> memory_total_bytes;
+    std::optional<std::int64_t> memory_free_bytes;
+    std::optional<double> temperature_c;
+    std::optional<double> power_draw_w;
+    std::optional<double> power_limit_w;
+    std::optional<std::string> power_limit_reason;
+    std::optional<double> graphics_clock_mhz;
+    std::optional<double> memory_clock_mhz;
+
+    bool operator==(const Device&) const = default;
+};
+
+enum class ProcessStatus { ok, access_denied, exited, unverified };
+
+const char* to_string(ProcessStatus status);
+
+struct GpuProcess {
+    std::int64_t device_index = 0;
+    std::int64_t pid = 0;
+    std::optional<std::string> device_uuid;
+    std::optional<std::int64_t> gpu_memory_bytes;
+    std::optional<std::string> username;
+    std::optional<std::string> command;
+    // Percent of one logical CPU; unknown on the first observation of a process.
+    std::optional<double> cpu_percent;
+    std::optional<std::int64_t> rss_bytes;
+    // Unix epoch seconds (boot time + start ticks), 2 decimals like psutil.
+    std::optional<double> create_time;
+    std::optional<double> running_seconds;
+    ProcessStatus status = ProcessStatus::unverified;
+
+    bool operator==(const GpuProcess&) const = default;
+};
+
+struct HostMetrics {
+    std::optional<std::string> hostname;
+    std::optional<double> cpu_percent;  // of all CPUs; unknown on the first sample
+    std::optional<std::int64_t> memory_used_bytes;
+    std::optional<std::int64_t> memory_total_bytes;
+
+    bool operator==(const HostMetrics&) const = default;
+};
+
+// Where the device list came from in this round.
+enum class DeviceSource { none, gmi_json, gmi_summary, demo };
+
+const char* to_string(DeviceSource source);
+
+struct Snapshot {
+    WallTime sampled_at{};
+    std::optional<WallTime> devices_sampled_at;
+    std::optional<WallTime> processes_sampled_at;
+    std::optional<std::string> driver_version;
+    std::optional<std::string> gmi_version;
+    std::optional<std::string> musa_version;
+    std::optional<std::string> musa_version_source;
+    std::optional<std::string> musa_version_reason;
+    HostMetrics host;
+    std::vector<Device> devices;
+    std::vector<GpuProcess> processes;
+    bool devices_stale = false;
+    bool processes_stale = false;
+    std::vector<std::string> errors;
+    DeviceSource device_source = DeviceSource::none;
+    // Why the summary table was used instead of `-q --json` (null otherwise).
+    std::optional<std::string> device_source_reason;
+
+    bool is_demo() const { return device_source == DeviceSource::demo; }
+    bool any_stale() const { return devices_stale || processes_stale; }
+    // Exit status 1 for one-shot output: any error or a stale source.
+    bool failed() const { return !errors.empty() || any_stale(); }
+};
+
+}  // namespace musatop

@@ -1,0 +1,45 @@
+// Filtering and sorting shared by the JSON, text and TUI outputs.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "musatop/model/snapshot.hpp"
+
+namespace musatop {
+
+enum class SortField { gpu_memory, cpu, rss, pid, user, gpu };
+
+const char* to_string(SortField field);
+std::optional<SortField> sort_field_from_string(std::string_view name);
+SortField next_sort_field(SortField field);
+
+struct ViewFilter {
+    std::optional<std::set<std::int64_t>> gpu_indices;
+    std::optional<std::set<std::int64_t>> pids;
+    std::optional<std::string> user;          // exact, case-sensitive
+    std::optional<std::string> current_user;  // TUI "u": the login name to match
+    std::string search;                       // TUI "/": PID, GPU, user, command
+    SortField sort = SortField::gpu_memory;
+    bool reverse = false;
+};
+
+bool device_visible(const Device& device, const ViewFilter& filter);
+bool process_visible(const GpuProcess& process, const ViewFilter& filter);
+
+// Known values first in the field's default direction (inverted by reverse), ties in
+// ascending (PID, GPU) order; unknown values always last, in (PID, GPU) order.
+void sort_processes(std::vector<GpuProcess>& processes, SortField field, bool reverse);
+
+// A copy with devices and processes filtered and processes sorted; times, flags,
+// errors, versions and host still describe the whole collection.
+Snapshot apply_view(const Snapshot& snapshot, const ViewFilter& filter);
+
+// ASCII case folding; other characters compare as they are.
+std::string fold_case(std::string_view text);
+
+}  // namespace musatop

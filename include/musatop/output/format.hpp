@@ -1,0 +1,31 @@
+// Number, byte, duration and time formatting shared by the text output and the TUI.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "musatop/model/snapshot.hpp"
+
+namespace musatop {
+
+// >= 1 GiB: one decimal GiB ("80.0GiB"); below: whole MiB ("512MiB"); unknown: "N/A".
+std::string format_bytes(std::optional<std::int64_t> bytes);
+
+// No decimals plus a suffix ("42%", "-4C"); unknown: "N/A".
+std::string format_number(std::optional<double> value, const std::string& suffix = "");
+
+// "HH:MM:SS", with "<days>d" in front from one day on; negative counts as 0.
+std::string format_duration(std::optional<double> seconds);
+
+// ISO-8601 UTC with microseconds: "2026-12-02T13:52:19.475843+00:00".
+std::string format_iso8601(WallTime time);
+std::string format_iso8601(const std::optional<WallTime>& time);  // unknown -> "N/A"
+
+// Local time for people: "2026-12-02 14:52:19 CET".
+std::string format_local_time(double unix_seconds);
+
+// "2.0/80.0GiB": the unit is dropped from `used` when both share it.
+std::string format_used_total(std::optional<std::int64_t> used, std::optional<std::int64_t> total);
+
+}  // namespace musatop

@@ -1,0 +1,13 @@
+// `musatop --json`: schema version 1, key order and number types as the Python tool
+// printed them, ASCII only, one trailing newline.
+#pragma once
+
+#include <string>
+
+#include "musatop/model/snapshot.hpp"
+
+namespace musatop {
+
+std::string render_json(const Snapshot& snapshot);
+
+}  // namespace musatop

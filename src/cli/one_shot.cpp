@@ -1,0 +1,60 @@
+#include "musatop/cli/one_shot.hpp"
+
+#include <signal.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
+
+#include "musatop/model/view_filter.hpp"
+#include "musatop/output/json_output.hpp"
+#include "musatop/output/text_output.hpp"
+#include "musatop/util/unique_fd.hpp"
+
+namespace musatop::cli {
+namespace {
+
+// Ctrl-C during collection: the handler only pokes the eventfd, which makes the
+// command runner kill GMI at once; the main flow then exits 130.
+volatile std::sig_atomic_t interrupted = 0;
+int interrupt_fd = -1;
+
+void on_interrupt(int) {
+    interrupted = 1;
+    const std::uint64_t one = 1;
+    if (interrupt_fd >= 0 && ::write(interrupt_fd, &one, sizeof one) < 0) interrupted = 1;
+}
+
+// False when the reader went away (EPIPE): nothing more to say, and not a failure.
+bool write_all(const std::string& text) {
+    std::size_t done = 0;
+    while (done < text.size()) {
+        const ssize_t n = ::write(STDOUT_FILENO, text.data() + done, text.size() - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return false;
+        done += static_cast<std::size_t>(n);
+    }
+    return true;
+}
+
+}  // namespace
+
+int run_one_shot(const Options& options, Collector& collector) {
+    UniqueFd cancel(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
+    interrupt_fd = cancel.get();
+    struct sigaction action {};
+    action.sa_handler = on_interrupt;
+    sigemptyset(&action.sa_mask);
+    ::sigaction(SIGINT, &action, nullptr);
+    ::signal(SIGPIPE, SIG_IGN);
+
+    const Snapshot snapshot = collector.collect(cancel.get());
+    interrupt_fd = -1;
+    if (interrupted) return 130;
+    const Snapshot view = apply_view(snapshot, options.filter);
+    write_all(options.json ? render_json(view) : render_text(view));
+    return snapshot.failed() ? 1 : 0;
+}
+
+}  // namespace musatop::cli

@@ -1,0 +1,123 @@
+#include "musatop/cli/options.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <sstream>
+
+#include <CLI/CLI.hpp>
+
+#include "musatop/collection/gmi/values.hpp"
+
+namespace musatop::cli {
+namespace {
+
+struct UsageError {
+    std::string message;
+};
+
+std::string usage_error_text(const std::string& message) {
+    return "musatop: error: " + message + "\nRun 'musatop --help' for the list of options.\n";
+}
+
+std::set<std::int64_t> index_list_or_throw(const std::string& flag, const std::string& text) {
+    auto parsed = parse_index_list(text);
+    if (!parsed) throw UsageError{"argument " + flag + ": expected comma-separated nonnegative integers"};
+    return *parsed;
+}
+
+double seconds_or_throw(const std::string& flag, const std::string& what, const std::string& text, double low,
+                        double high) {
+    const auto value = parse_seconds(text);
+    if (!value) throw UsageError{"argument " + flag + ": " + what + " must be a number"};
+    if (!(*value >= low && *value <= high)) {
+        std::ostringstream range;
+        range << "argument " << flag << ": " << what << " must be between " << low << " and " << high << " seconds";
+        throw UsageError{range.str()};
+    }
+    return *value;
+}
+
+}  // namespace
+
+std::optional<std::set<std::int64_t>> parse_index_list(std::string_view text) {
+    std::set<std::int64_t> values;
+    std::size_t start = 0;
+    for (;;) {
+        const auto end = std::min(text.find(',', start), text.size());
+        auto item = gmi::trim(text.substr(start, end - start));
+        if (!item.empty() && item.front() == '+') item.remove_prefix(1);
+        std::int64_t value = -1;
+        const auto [ptr, error] = std::from_chars(item.data(), item.data() + item.size(), value);
+        if (item.empty() || error != std::errc{} || ptr != item.data() + item.size() || value < 0) return std::nullopt;
+        values.insert(value);
+        if (end == text.size()) break;
+        start = end + 1;
+    }
+    return values;
+}
+
+std::optional<double> parse_seconds(std::string_view text) {
+    const auto trimmed = gmi::trim(text);
+    const auto value = gmi::parse_number(trimmed, "", true);
+    if (!value || !std::isfinite(*value)) return std::nullopt;
+    return value;
+}
+
+ParseResult parse_command_line(const std::vector<std::string>& args) {
+    ParseResult result;
+    Options& o = result.options;
+    CLI::App app{"Monitor Moore Threads GPUs and the host processes that use them.", "musatop"};
+    app.set_version_flag("--version", std::string("musatop ") + kVersion, "Show the version and exit");
+    std::string interval = "1";
+    std::string timeout = "3";
+    std::optional<std::string> gpus, pids, user;
+    std::string sort = "gpu_memory";
+    app.add_flag("--once", o.once, "Print one text snapshot and exit");
+    app.add_flag("--json", o.json, "Print one JSON snapshot (schema version 1) and exit");
+    app.add_option("--interval", interval, "Sampling interval in seconds, 0.05 to 3600 (default: 1)")
+        ->type_name("SECONDS");
+    app.add_option("--gpu", gpus, "GPU indices to show, e.g. 0,1")->type_name("IDS");
+    app.add_option("--pid", pids, "Host process IDs to show, e.g. 123,456")->type_name("PIDS");
+    app.add_option("--user", user, "Show only processes of this exact host user")->type_name("USER");
+    app.add_option("--sort", sort, "Sort processes by gpu_memory, cpu, rss, pid, user or gpu (default: gpu_memory)")
+        ->type_name("FIELD");
+    app.add_flag("--reverse", o.filter.reverse, "Reverse the default sort direction");
+    app.add_flag("--ascii", o.ascii, "Use ASCII bars, trends and borders (TUI only)");
+    app.add_flag("--no-color", o.no_color, "Disable colours (TUI only; NO_COLOR also works)");
+    app.add_flag("--demo", o.demo, "Show synthetic GPUs instead of querying mthreads-gmi");
+    app.add_option("--gmi", o.gmi, "mthreads-gmi to run: a name looked up in PATH, or a path")->type_name("PATH");
+    app.add_option("--timeout", timeout, "Time limit for each mthreads-gmi call, 0.1 to 60 s (default: 3)")
+        ->type_name("SECONDS");
+    for (CLI::Option* option : app.get_options()) option->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+
+    std::vector<std::string> reversed(args.rbegin(), args.rend());
+    try {
+        app.parse(reversed);
+        o.interval_seconds =
+            seconds_or_throw("--interval", "interval", interval, kMinIntervalSeconds, kMaxIntervalSeconds);
+        o.timeout_seconds = seconds_or_throw("--timeout", "timeout", timeout, 0.1, 60);
+        if (gpus) o.filter.gpu_indices = index_list_or_throw("--gpu", *gpus);
+        if (pids) o.filter.pids = index_list_or_throw("--pid", *pids);
+        o.filter.user = user;
+        const auto field = sort_field_from_string(sort);
+        if (!field)
+            throw UsageError{"argument --sort: invalid choice: '" + sort +
+                             "' (choose from 'gpu_memory', 'cpu', 'rss', 'pid', 'user', 'gpu')"};
+        o.filter.sort = *field;
+    } catch (const CLI::CallForHelp&) {
+        result.exit_code = 0;
+        result.stdout_text = app.help();
+    } catch (const CLI::CallForVersion&) {
+        result.exit_code = 0;
+        result.stdout_text = std::string("musatop ") + kVersion + "\n";
+    } catch (const CLI::ParseError& error) {
+        result.exit_code = 2;
+        result.stderr_text = usage_error_text(error.what());
+    } catch (const UsageError& error) {
+        result.exit_code = 2;
+        result.stderr_text = usage_error_text(error.message);
+    }
+    return result;
+}
+
+}  // namespace musatop::cli

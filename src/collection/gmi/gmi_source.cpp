@@ -1,0 +1,184 @@
+#include "musatop/collection/gmi/gmi_source.hpp"
+
+#include <signal.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <map>
+
+#include "musatop/collection/gmi/command_runner.hpp"
+#include "musatop/collection/gmi/device_json.hpp"
+#include "musatop/collection/gmi/summary_table.hpp"
+#include "musatop/collection/gmi/text_lines.hpp"
+#include "musatop/collection/gmi/values.hpp"
+#include "musatop/util/utf8.hpp"
+
+namespace musatop::gmi {
+namespace {
+
+std::string joined(const std::string& program, const std::vector<std::string>& args) {
+    std::string text = program;
+    for (const auto& arg : args) text += " " + arg;
+    return text;
+}
+
+std::string signal_name(int signal) {
+    const char* description = ::strsignal(signal);
+    return description ? description : "unknown signal";
+}
+
+Result<std::string> outcome_text(const CommandOutcome& outcome, const std::string& command_line) {
+    using Kind = CommandOutcome::Kind;
+    switch (outcome.kind) {
+        case Kind::start_failed: return Error{"GMI command could not start: " + outcome.start_error};
+        case Kind::timed_out: return Error{"GMI command timed out: " + command_line};
+        case Kind::cancelled: return Error{"GMI command cancelled: " + command_line};
+        case Kind::output_too_large: return Error{"GMI output exceeded the size limit: " + command_line};
+        case Kind::signaled:
+            return Error{"GMI was killed by signal " + std::to_string(outcome.signal) + " (" +
+                         signal_name(outcome.signal) + "): " + command_line};
+        case Kind::exited: break;
+    }
+    if (outcome.exit_code != 0)
+        return Error{describe_exit_failure(outcome.exit_code, outcome.stdout_text, outcome.stderr_text)};
+    std::string text = utf8::repair(outcome.stdout_text);
+    if (trim(text).empty()) return Error{"GMI printed no output: " + command_line};
+    if (const auto error_line = find_error_line(text); !error_line.empty())
+        return Error{"GMI reported an error: " + error_line};
+    return text;
+}
+
+const Device* device_with_index(const std::vector<Device>& devices, std::int64_t index) {
+    for (const auto& device : devices)
+        if (device.index == index) return &device;
+    return nullptr;
+}
+
+}  // namespace
+
+std::string describe_exit_failure(int exit_code, const std::string& stdout_text, const std::string& stderr_text) {
+    std::string message = "GMI exited with code " + std::to_string(exit_code);
+    std::string detail(trim(utf8::repair(trim(stderr_text).empty() ? stdout_text : stderr_text)));
+    for (char& c : detail)
+        if (c == '\n' || c == '\r') c = ' ';
+    const auto code_points = utf8::decode(detail);
+    if (code_points.size() > 300) {
+        detail.clear();
+        for (std::size_t i = 0; i < 300; ++i) utf8::append(detail, code_points[i]);
+    }
+    if (!detail.empty()) message += ": " + detail;
+    return message;
+}
+
+GmiSource::Texts GmiSource::run(int cancel_fd) {
+    const char* path = std::getenv("PATH");
+    const auto lookup = resolve_executable(settings_.executable, path ? path : "");
+    if (lookup.status != ExecutableLookup::Status::found) {
+        const Error error{lookup.status == ExecutableLookup::Status::not_found
+                              ? "GMI executable not found: " + settings_.executable
+                              : "GMI command could not start: " + lookup.error};
+        if (!version_attempted_) version_attempted_ = true;
+        return Texts{error, error, std::nullopt};
+    }
+    const std::vector<std::string> query_args = {"-q", "--json"};
+    std::vector<CommandSpec> specs = {
+        {{lookup.path, "-q", "--json"}, settings_.executable, settings_.timeout},
+        {{lookup.path}, settings_.executable, settings_.timeout},
+    };
+    const bool with_version = !version_attempted_;
+    if (with_version)
+        specs.push_back({{lookup.path, "-v"}, settings_.executable,
+                         std::min(settings_.timeout, settings_.version_timeout)});
+    version_attempted_ = true;
+
+    const auto outcomes = run_commands(specs, {"LC_ALL=C"}, RunLimits{settings_.max_output_bytes, cancel_fd});
+    Texts texts{outcome_text(outcomes[0], joined(settings_.executable, query_args)),
+                outcome_text(outcomes[1], settings_.executable), std::nullopt};
+    if (with_version && outcomes[2].kind == CommandOutcome::Kind::exited && outcomes[2].exit_code == 0)
+        texts.version_output = utf8::repair(outcomes[2].stdout_text);
+    return texts;
+}
+
+void GmiSource::update_devices(const Result<std::string>& query, const Result<std::string>& summary,
+                               Snapshot& snapshot, bool& devices_fresh) {
+    std::string failure = query.ok() ? std::string() : query.error();
+    if (query.ok()) {
+        auto parsed = parse_device_json(query.value());
+        if (parsed.ok()) {
+            devices_ = std::move(parsed.value().devices);
+            if (parsed->driver_version) driver_version_ = parsed->driver_version;
+            device_source_ = DeviceSource::gmi_json;
+            device_source_reason_.reset();
+            devices_fresh = true;
+        } else {
+            failure = parsed.error();
+        }
+    }
+    // An older GMI without `-q --json`, or one whose JSON is broken: the summary table
+    // still names every GPU with a few of its readings.
+    if (!devices_fresh && summary.ok()) {
+        auto from_table = parse_summary_devices(summary.value());
+        if (from_table.ok()) {
+            devices_ = std::move(from_table.value());
+            device_source_ = DeviceSource::gmi_summary;
+            device_source_reason_ = "mthreads-gmi -q --json failed (" + failure + "); devices read from the summary table";
+            devices_fresh = true;
+        }
+    }
+    if (devices_fresh) {
+        devices_at_ = snapshot.sampled_at;
+    } else {
+        snapshot.devices_stale = true;
+        snapshot.errors.push_back("devices: " + failure);
+    }
+}
+
+void GmiSource::update_processes(const Result<std::string>& summary, bool devices_fresh, Snapshot& snapshot) {
+    auto fail = [&](const std::string& message) {
+        snapshot.processes_stale = true;
+        snapshot.errors.push_back("processes: " + message);
+    };
+    if (!summary.ok()) return fail(summary.error());
+    const auto rows = parse_process_table(summary.value());
+    if (!rows.ok()) return fail(rows.error());
+    std::vector<GpuProcess> processes;
+    for (const auto& row : rows.value()) {
+        GpuProcess process;
+        process.device_index = row.device_index;
+        process.pid = row.pid;
+        process.command = row.name;
+        process.gpu_memory_bytes = row.gpu_memory_bytes;
+        if (devices_fresh) {
+            const Device* device = device_with_index(devices_, row.device_index);
+            if (!device) return fail("GMI process table refers to a GPU absent from the current device query");
+            process.device_uuid = device->uuid;
+        }
+        processes.push_back(std::move(process));
+    }
+    processes_ = std::move(processes);
+    processes_at_ = snapshot.sampled_at;
+}
+
+void GmiSource::sample(Snapshot& snapshot, int cancel_fd) {
+    const Texts texts = run(cancel_fd);
+    if (texts.version_output) gmi_version_ = parse_version_output(*texts.version_output);
+    if (texts.summary.ok()) {
+        const auto banner = parse_banner_versions(texts.summary.value());
+        if (!gmi_version_) gmi_version_ = banner.gmi_version;
+        if (!driver_version_) driver_version_ = banner.driver_version;
+    }
+    bool devices_fresh = false;
+    update_devices(texts.query, texts.summary, snapshot, devices_fresh);
+    update_processes(texts.summary, devices_fresh, snapshot);
+
+    snapshot.devices = devices_;
+    snapshot.processes = processes_;
+    snapshot.devices_sampled_at = devices_at_;
+    snapshot.processes_sampled_at = processes_at_;
+    snapshot.driver_version = driver_version_;
+    snapshot.gmi_version = gmi_version_;
+    snapshot.device_source = device_source_;
+    snapshot.device_source_reason = device_source_reason_;
+}
+
+}  // namespace musatop::gmi

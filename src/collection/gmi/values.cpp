@@ -1,0 +1,146 @@
+#include "musatop/collection/gmi/values.hpp"
+
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <limits>
+
+namespace musatop::gmi {
+namespace {
+
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+char lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
+
+bool iequals(std::string_view a, std::string_view b) {
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        if (lower(a[i]) != lower(b[i])) return false;
+    return true;
+}
+
+// Splits "[+-]?(\d+(\.\d*)?|\.\d+)" off the front; returns its length or 0.
+std::size_t scan_decimal(std::string_view text) {
+    std::size_t pos = 0;
+    if (pos < text.size() && (text[pos] == '+' || text[pos] == '-')) ++pos;
+    const std::size_t int_start = pos;
+    while (pos < text.size() && is_digit(text[pos])) ++pos;
+    const bool has_int = pos > int_start;
+    if (pos < text.size() && text[pos] == '.') {
+        const std::size_t frac_start = pos + 1;
+        std::size_t end = frac_start;
+        while (end < text.size() && is_digit(text[end])) ++end;
+        if (!has_int && end == frac_start) return 0;
+        pos = end;
+    } else if (!has_int) {
+        return 0;
+    }
+    return pos;
+}
+
+std::optional<double> to_double(std::string_view number) {
+    if (!number.empty() && number.front() == '+') number.remove_prefix(1);
+    // from_chars rejects a trailing "." ("5."), Python's float() accepts it.
+    std::string buffer(number);
+    if (!buffer.empty() && buffer.back() == '.') buffer.push_back('0');
+    if (buffer.size() > 1 && buffer[0] == '-' && buffer[1] == '.') buffer.insert(1, "0");
+    if (!buffer.empty() && buffer[0] == '.') buffer.insert(0, "0");
+    double value = 0;
+    const auto [end, error] = std::from_chars(buffer.data(), buffer.data() + buffer.size(), value);
+    if (error != std::errc{} || end != buffer.data() + buffer.size() || !std::isfinite(value))
+        return std::nullopt;
+    return value;
+}
+
+}  // namespace
+
+std::string_view trim(std::string_view text) {
+    while (!text.empty() && is_space(text.front())) text.remove_prefix(1);
+    while (!text.empty() && is_space(text.back())) text.remove_suffix(1);
+    return text;
+}
+
+std::string normalize_key(std::string_view key) {
+    std::string out;
+    out.reserve(key.size());
+    for (char c : key) {
+        const char l = lower(c);
+        if ((l >= 'a' && l <= 'z') || is_digit(l)) out.push_back(l);
+    }
+    return out;
+}
+
+bool is_missing_token(std::string_view text) {
+    text = trim(text);
+    while (!text.empty() && (text.front() == '[' || text.front() == ']')) text.remove_prefix(1);
+    while (!text.empty() && (text.back() == '[' || text.back() == ']')) text.remove_suffix(1);
+    static constexpr std::array<std::string_view, 9> tokens = {
+        "", "n/a", "na", "none", "null", "unknown", "-", "--", "not supported"};
+    for (auto token : tokens)
+        if (iequals(text, token)) return true;
+    return false;
+}
+
+std::optional<std::string> clean_text(std::string_view text) {
+    if (is_missing_token(text)) return std::nullopt;
+    return std::string(trim(text));
+}
+
+std::optional<double> parse_number(std::string_view text, std::string_view unit, bool allow_negative) {
+    if (is_missing_token(text)) return std::nullopt;
+    text = trim(text);
+    const std::size_t number_length = scan_decimal(text);
+    if (number_length == 0) return std::nullopt;
+    std::string_view rest = text.substr(number_length);
+    while (!rest.empty() && is_space(rest.front())) rest.remove_prefix(1);
+    if (!rest.empty() && !iequals(rest, unit)) return std::nullopt;
+    const auto value = to_double(text.substr(0, number_length));
+    if (!value || (*value < 0 && !allow_negative)) return std::nullopt;
+    return *value == 0 ? 0.0 : value;  // "-0" is zero, not negative zero
+}
+
+std::optional<double> parse_percent(std::string_view text) {
+    const auto value = parse_number(text, "%");
+    if (!value || *value > 100) return std::nullopt;
+    return value;
+}
+
+std::optional<std::int64_t> parse_memory_bytes(std::string_view text, MemoryUnit unit_rule) {
+    if (is_missing_token(text)) return std::nullopt;
+    text = trim(text);
+    const std::size_t number_length = scan_decimal(text);
+    if (number_length == 0) return std::nullopt;
+    std::string_view unit = text.substr(number_length);
+    while (!unit.empty() && is_space(unit.front())) unit.remove_prefix(1);
+
+    int exponent = 2;  // bare numbers are MiB
+    bool binary = true;
+    if (unit.empty()) {
+        if (unit_rule == MemoryUnit::required) return std::nullopt;
+    } else {
+        if (lower(unit.back()) != 'b') return std::nullopt;
+        unit.remove_suffix(1);
+        binary = false;
+        exponent = 0;
+        if (!unit.empty() && lower(unit.back()) == 'i') {
+            binary = true;
+            unit.remove_suffix(1);
+            // A bare "iB" names no prefix: unknown rather than a guess.
+            if (unit.empty()) return std::nullopt;
+        }
+        if (unit.size() > 1) return std::nullopt;
+        if (unit.size() == 1) {
+            static constexpr std::string_view prefixes = "kmgtpe";
+            const auto found = prefixes.find(lower(unit.front()));
+            if (found == std::string_view::npos) return std::nullopt;
+            exponent = static_cast<int>(found) + 1;
+        }
+    }
+    const auto amount = to_double(text.substr(0, number_length));
+    if (!amount || *amount < 0) return std::nullopt;
+    const double bytes = *amount * std::pow(binary ? 1024.0 : 1000.0, exponent);
+    if (!std::isfinite(bytes) || bytes >= 9.2e18) return std::nullopt;
+    return static_cast<std::int64_t>(bytes);
+}
+
+}  // namespace musatop::gmi

@@ -1,0 +1,143 @@
+#include "musatop/collection/procfs/proc_parse.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <map>
+#include <vector>
+
+namespace musatop::procfs {
+namespace {
+
+std::vector<std::string_view> fields(std::string_view text) {
+    std::vector<std::string_view> out;
+    std::size_t pos = 0;
+    while (pos < text.size()) {
+        while (pos < text.size() && (text[pos] == ' ' || text[pos] == '\t' || text[pos] == '\n')) ++pos;
+        const std::size_t start = pos;
+        while (pos < text.size() && !(text[pos] == ' ' || text[pos] == '\t' || text[pos] == '\n')) ++pos;
+        if (pos > start) out.push_back(text.substr(start, pos - start));
+    }
+    return out;
+}
+
+template <typename T>
+std::optional<T> to_number(std::string_view text) {
+    T value{};
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (error != std::errc{} || end != text.data() + text.size()) return std::nullopt;
+    return value;
+}
+
+// The line that starts with `key` (e.g. "Uid:"), without the key.
+std::optional<std::string_view> line_after(std::string_view text, std::string_view key) {
+    std::size_t pos = 0;
+    while (pos < text.size()) {
+        const auto end = std::min(text.find('\n', pos), text.size());
+        const auto line = text.substr(pos, end - pos);
+        if (line.substr(0, key.size()) == key) return line.substr(key.size());
+        pos = end + 1;
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<ProcStat> parse_proc_stat(std::string_view text) {
+    const auto open = text.find('(');
+    const auto close = text.rfind(')');
+    if (open == std::string_view::npos || close == std::string_view::npos || close < open) return std::nullopt;
+    ProcStat stat;
+    stat.comm = std::string(text.substr(open + 1, close - open - 1));
+    // Fields after the name start at field 3 (state); utime is 14, stime 15, starttime 22.
+    const auto rest = fields(text.substr(close + 1));
+    if (rest.size() < 20 || rest[0].size() != 1) return std::nullopt;
+    stat.state = rest[0][0];
+    const auto utime = to_number<std::uint64_t>(rest[11]);
+    const auto stime = to_number<std::uint64_t>(rest[12]);
+    const auto start = to_number<std::uint64_t>(rest[19]);
+    if (!utime || !stime || !start) return std::nullopt;
+    stat.utime_ticks = *utime;
+    stat.stime_ticks = *stime;
+    stat.start_ticks = *start;
+    return stat;
+}
+
+std::optional<std::uint32_t> parse_status_real_uid(std::string_view text) {
+    const auto line = line_after(text, "Uid:");
+    if (!line) return std::nullopt;
+    const auto values = fields(*line);
+    if (values.empty()) return std::nullopt;
+    return to_number<std::uint32_t>(values[0]);
+}
+
+std::optional<std::uint64_t> parse_statm_resident_pages(std::string_view text) {
+    const auto values = fields(text);
+    if (values.size() < 2) return std::nullopt;
+    return to_number<std::uint64_t>(values[1]);
+}
+
+std::string join_cmdline(std::string_view raw) {
+    while (!raw.empty() && raw.back() == '\0') raw.remove_suffix(1);
+    std::string joined(raw);
+    for (char& c : joined)
+        if (c == '\0') c = ' ';
+    return joined;
+}
+
+std::optional<CpuTimes> parse_cpu_times(std::string_view proc_stat) {
+    const auto line = line_after(proc_stat, "cpu ");
+    if (!line) return std::nullopt;
+    const auto values = fields(*line);
+    if (values.size() < 4) return std::nullopt;
+    std::vector<std::uint64_t> ticks;
+    for (auto value : values) {
+        const auto number = to_number<std::uint64_t>(value);
+        if (!number) return std::nullopt;
+        ticks.push_back(*number);
+    }
+    std::uint64_t total = 0;
+    for (std::size_t i = 0; i < ticks.size() && i < 8; ++i) total += ticks[i];  // guest is inside user
+    const std::uint64_t idle = ticks[3] + (ticks.size() > 4 ? ticks[4] : 0);
+    return CpuTimes{total - idle, total};
+}
+
+std::optional<std::int64_t> parse_boot_time(std::string_view proc_stat) {
+    const auto line = line_after(proc_stat, "btime ");
+    if (!line) return std::nullopt;
+    const auto values = fields(*line);
+    return values.empty() ? std::nullopt : to_number<std::int64_t>(values[0]);
+}
+
+std::optional<MemoryInfo> parse_meminfo(std::string_view text) {
+    std::map<std::string_view, std::int64_t> kib;
+    for (auto name : {"MemTotal:", "MemFree:", "MemAvailable:", "Buffers:", "Cached:", "SReclaimable:"}) {
+        const auto line = line_after(text, name);
+        if (!line) continue;
+        const auto values = fields(*line);
+        if (values.empty()) continue;
+        if (const auto value = to_number<std::int64_t>(values[0]); value && *value >= 0 && *value < (1LL << 50))
+            kib[name] = *value;
+    }
+    if (!kib.count("MemTotal:")) return std::nullopt;
+    const std::int64_t total = kib["MemTotal:"];
+    std::int64_t used = 0;
+    if (kib.count("MemAvailable:")) {
+        used = total - kib["MemAvailable:"];
+    } else if (kib.count("MemFree:")) {
+        used = total - kib["MemFree:"] - kib["Buffers:"] - kib["Cached:"] - kib["SReclaimable:"];
+        if (used < 0) used = total - kib["MemFree:"];
+    } else {
+        return std::nullopt;
+    }
+    if (used < 0) used = 0;
+    return MemoryInfo{total * 1024, used * 1024};
+}
+
+double cpu_percent_between(const CpuTimes& before, const CpuTimes& after) {
+    if (after.total_ticks <= before.total_ticks || after.busy_ticks <= before.busy_ticks) return 0.0;
+    const double busy = static_cast<double>(after.busy_ticks - before.busy_ticks);
+    const double total = static_cast<double>(after.total_ticks - before.total_ticks);
+    return std::round(busy / total * 1000.0) / 10.0;
+}
+
+}  // namespace musatop::procfs

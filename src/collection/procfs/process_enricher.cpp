@@ -1,0 +1,136 @@
+#include "musatop/collection/procfs/process_enricher.hpp"
+
+#include <pwd.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+
+#include "musatop/collection/procfs/proc_parse.hpp"
+#include "musatop/collection/procfs/proc_reader.hpp"
+#include "musatop/util/utf8.hpp"
+
+namespace musatop::procfs {
+namespace {
+
+bool is_gone(int error) { return error == ENOENT || error == ESRCH; }
+
+ProcessStatus status_for(int error) { return is_gone(error) ? ProcessStatus::exited : ProcessStatus::access_denied; }
+
+}  // namespace
+
+std::string username_for_uid(std::uint32_t uid) {
+    long size = ::sysconf(_SC_GETPW_R_SIZE_MAX);
+    std::vector<char> buffer(static_cast<std::size_t>(size > 0 ? size : 16384));
+    passwd entry{};
+    passwd* found = nullptr;
+    if (::getpwuid_r(uid, &entry, buffer.data(), buffer.size(), &found) == 0 && found && found->pw_name)
+        return found->pw_name;
+    return std::to_string(uid);
+}
+
+ProcessEnricher::ProcessEnricher(std::string proc_root)
+    : root_(std::move(proc_root)), ticks_per_second_(::sysconf(_SC_CLK_TCK)), page_size_(::sysconf(_SC_PAGESIZE)) {
+    if (ticks_per_second_ <= 0) ticks_per_second_ = 100;
+    if (page_size_ <= 0) page_size_ = 4096;
+}
+
+std::optional<std::int64_t> ProcessEnricher::boot_time() {
+    if (!boot_time_) {
+        const auto stat = read_file(root_ + "/stat");
+        if (stat.ok()) boot_time_ = parse_boot_time(stat.content);
+    }
+    return boot_time_;
+}
+
+ProcessEnricher::Lookup ProcessEnricher::look_up(std::int64_t pid, double wall_seconds,
+                                                 std::chrono::steady_clock::time_point mono_now,
+                                                 std::map<std::int64_t, Primed>& next_cache) {
+    Lookup lookup;
+    const std::string dir = root_ + "/" + std::to_string(pid);
+    const auto stat_file = read_file(dir + "/stat");
+    if (!stat_file.ok()) {
+        lookup.status = status_for(stat_file.error);
+        return lookup;
+    }
+    const auto stat = parse_proc_stat(stat_file.content);
+    const auto boot = boot_time();
+    if (!stat || !boot) return lookup;  // unverified: /proc said something we cannot read
+    if (stat->state == 'Z' || stat->state == 'X') {
+        lookup.status = ProcessStatus::exited;
+        return lookup;
+    }
+    const double create_time =
+        std::round((static_cast<double>(*boot) + static_cast<double>(stat->start_ticks) / ticks_per_second_) * 100.0) /
+        100.0;
+    lookup.create_time = create_time;
+    lookup.running_seconds = std::max(0.0, wall_seconds - create_time);
+
+    const auto status_file = read_file(dir + "/status");
+    if (!status_file.ok()) {
+        lookup.status = status_for(status_file.error);
+        return lookup;
+    }
+    if (const auto uid = parse_status_real_uid(status_file.content)) lookup.username = username_for_uid(*uid);
+
+    const auto cmdline = read_file(dir + "/cmdline");
+    if (!cmdline.ok()) {
+        lookup.status = status_for(cmdline.error);
+        return lookup;
+    }
+    std::string command = join_cmdline(cmdline.content);
+    lookup.command = utf8::repair(command.empty() ? stat->comm : command);
+
+    const auto statm = read_file(dir + "/statm");
+    if (!statm.ok()) {
+        lookup.status = status_for(statm.error);
+        return lookup;
+    }
+    if (const auto pages = parse_statm_resident_pages(statm.content))
+        lookup.rss_bytes = static_cast<std::int64_t>(*pages) * page_size_;
+
+    // Confirm the PID still names the same instance after the reads above.
+    const auto again = read_file(dir + "/stat");
+    const auto recheck = again.ok() ? parse_proc_stat(again.content) : std::nullopt;
+    if (!recheck || recheck->start_ticks != stat->start_ticks) {
+        lookup.status = ProcessStatus::exited;
+        return lookup;
+    }
+
+    const std::uint64_t cpu_ticks = recheck->utime_ticks + recheck->stime_ticks;
+    if (const auto previous = cache_.find(pid);
+        previous != cache_.end() && previous->second.start_ticks == stat->start_ticks) {
+        const double elapsed = std::chrono::duration<double>(mono_now - previous->second.observed_at).count();
+        if (elapsed > 0 && cpu_ticks >= previous->second.cpu_ticks) {
+            const double cpu_seconds = static_cast<double>(cpu_ticks - previous->second.cpu_ticks) / ticks_per_second_;
+            lookup.cpu_percent = std::round(cpu_seconds / elapsed * 1000.0) / 10.0;
+        }
+    }
+    next_cache[pid] = Primed{stat->start_ticks, cpu_ticks, mono_now};
+    lookup.status = ProcessStatus::ok;
+    return lookup;
+}
+
+void ProcessEnricher::enrich(std::vector<GpuProcess>& rows, WallTime wall_now,
+                             std::chrono::steady_clock::time_point mono_now) {
+    const double wall_seconds = std::chrono::duration<double>(wall_now.time_since_epoch()).count();
+    std::map<std::int64_t, Primed> next_cache;
+    std::map<std::int64_t, Lookup> lookups;
+    for (auto& row : rows) {
+        auto found = lookups.find(row.pid);
+        if (found == lookups.end()) found = lookups.emplace(row.pid, look_up(row.pid, wall_seconds, mono_now, next_cache)).first;
+        const Lookup& lookup = found->second;
+        row.status = lookup.status;
+        row.username = lookup.username;
+        if (lookup.command) row.command = lookup.command;
+        row.rss_bytes = lookup.rss_bytes;
+        row.create_time = lookup.create_time;
+        row.running_seconds = lookup.running_seconds;
+        row.cpu_percent = lookup.cpu_percent;
+    }
+    // Only instances enriched this round stay primed; a PID that returns starts over.
+    cache_ = std::move(next_cache);
+}
+
+}  // namespace musatop::procfs

@@ -1,0 +1,119 @@
+#include "musatop/model/view_filter.hpp"
+
+#include <algorithm>
+#include <array>
+#include <tuple>
+
+namespace musatop {
+namespace {
+
+constexpr std::array<SortField, 6> sort_order = {SortField::gpu_memory, SortField::cpu, SortField::rss,
+                                                 SortField::pid,        SortField::user, SortField::gpu};
+
+// -1, 0, 1 comparison of a present attribute; nullopt when the row's value is unknown.
+struct Key {
+    bool known = false;
+    double number = 0;
+    std::string text;
+};
+
+Key key_of(const GpuProcess& p, SortField field) {
+    switch (field) {
+        case SortField::gpu_memory:
+            return p.gpu_memory_bytes ? Key{true, static_cast<double>(*p.gpu_memory_bytes), {}} : Key{};
+        case SortField::cpu: return p.cpu_percent ? Key{true, *p.cpu_percent, {}} : Key{};
+        case SortField::rss: return p.rss_bytes ? Key{true, static_cast<double>(*p.rss_bytes), {}} : Key{};
+        case SortField::pid: return Key{true, static_cast<double>(p.pid), {}};
+        case SortField::user: return p.username ? Key{true, 0, *p.username} : Key{};
+        case SortField::gpu: return Key{true, static_cast<double>(p.device_index), {}};
+    }
+    return Key{};
+}
+
+bool descending_by_default(SortField field) {
+    return field == SortField::gpu_memory || field == SortField::cpu || field == SortField::rss;
+}
+
+bool by_pid_then_gpu(const GpuProcess& a, const GpuProcess& b) {
+    return std::tie(a.pid, a.device_index) < std::tie(b.pid, b.device_index);
+}
+
+}  // namespace
+
+const char* to_string(SortField field) {
+    switch (field) {
+        case SortField::gpu_memory: return "gpu_memory";
+        case SortField::cpu: return "cpu";
+        case SortField::rss: return "rss";
+        case SortField::pid: return "pid";
+        case SortField::user: return "user";
+        case SortField::gpu: return "gpu";
+    }
+    return "gpu_memory";
+}
+
+std::optional<SortField> sort_field_from_string(std::string_view name) {
+    for (auto field : sort_order)
+        if (name == to_string(field)) return field;
+    return std::nullopt;
+}
+
+SortField next_sort_field(SortField field) {
+    const auto it = std::find(sort_order.begin(), sort_order.end(), field);
+    return (it == sort_order.end() || it + 1 == sort_order.end()) ? sort_order.front() : *(it + 1);
+}
+
+std::string fold_case(std::string_view text) {
+    std::string out(text);
+    for (char& c : out)
+        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    return out;
+}
+
+bool device_visible(const Device& device, const ViewFilter& filter) {
+    return !filter.gpu_indices || filter.gpu_indices->count(device.index);
+}
+
+bool process_visible(const GpuProcess& p, const ViewFilter& filter) {
+    if (filter.gpu_indices && !filter.gpu_indices->count(p.device_index)) return false;
+    if (filter.pids && !filter.pids->count(p.pid)) return false;
+    if (filter.user && p.username != filter.user) return false;
+    if (filter.current_user && p.username != filter.current_user) return false;
+    if (!filter.search.empty()) {
+        const std::string haystack = std::to_string(p.pid) + " " + std::to_string(p.device_index) + " " +
+                                     p.username.value_or("") + " " + p.command.value_or("");
+        if (fold_case(haystack).find(fold_case(filter.search)) == std::string::npos) return false;
+    }
+    return true;
+}
+
+void sort_processes(std::vector<GpuProcess>& processes, SortField field, bool reverse) {
+    std::vector<GpuProcess> known;
+    std::vector<GpuProcess> unknown;
+    for (auto& p : processes) (key_of(p, field).known ? known : unknown).push_back(std::move(p));
+    std::sort(known.begin(), known.end(), by_pid_then_gpu);
+    std::sort(unknown.begin(), unknown.end(), by_pid_then_gpu);
+    const bool descending = descending_by_default(field) != reverse;
+    std::stable_sort(known.begin(), known.end(), [&](const GpuProcess& a, const GpuProcess& b) {
+        const Key ka = key_of(a, field);
+        const Key kb = key_of(b, field);
+        if (field == SortField::user) return descending ? kb.text < ka.text : ka.text < kb.text;
+        return descending ? kb.number < ka.number : ka.number < kb.number;
+    });
+    processes = std::move(known);
+    processes.insert(processes.end(), std::make_move_iterator(unknown.begin()), std::make_move_iterator(unknown.end()));
+}
+
+Snapshot apply_view(const Snapshot& snapshot, const ViewFilter& filter) {
+    Snapshot view = snapshot;
+    view.devices.clear();
+    view.processes.clear();
+    for (const auto& device : snapshot.devices)
+        if (device_visible(device, filter)) view.devices.push_back(device);
+    for (const auto& process : snapshot.processes)
+        if (process_visible(process, filter)) view.processes.push_back(process);
+    sort_processes(view.processes, filter.sort, filter.reverse);
+    return view;
+}
+
+}  // namespace musatop

@@ -1,0 +1,65 @@
+#include "musatop/output/text_output.hpp"
+
+#include "musatop/output/format.hpp"
+#include "musatop/output/sanitize.hpp"
+
+namespace musatop {
+namespace {
+
+const char* python_bool(bool value) { return value ? "True" : "False"; }
+
+std::string python_time(const std::optional<WallTime>& time) { return time ? format_iso8601(*time) : "None"; }
+
+std::string power_text(const Device& d) {
+    return format_number(d.power_draw_w, "W") + "/" + format_number(d.power_limit_w, "W");
+}
+
+std::string device_line(const Device& d) {
+    return pad_right(std::to_string(d.index), 4) + " " + pad_right(sanitize_or_na(d.name), 20) + " " +
+           pad_left(format_number(d.gpu_utilization_percent, "%"), 5) + "  " +
+           pad_left(format_bytes(d.memory_used_bytes), 8) + "/" + pad_right(format_bytes(d.memory_total_bytes), 8) +
+           "  " + pad_left(format_number(d.temperature_c, "C"), 5) + "  " + power_text(d);
+}
+
+std::string process_line(const GpuProcess& p) {
+    return pad_right(std::to_string(p.device_index), 4) + " " + pad_right(std::to_string(p.pid), 8) + " " +
+           pad_right(sanitize_or_na(p.username), 13) + " " + pad_left(format_bytes(p.gpu_memory_bytes), 8) + " " +
+           pad_left(format_number(p.cpu_percent), 6) + " " + pad_left(format_bytes(p.rss_bytes), 9) + " " +
+           pad_left(format_duration(p.running_seconds), 10) + "  " + sanitize_or_na(p.command);
+}
+
+}  // namespace
+
+std::string render_text(const Snapshot& s) {
+    std::string out;
+    const auto line = [&out](const std::string& text) { out += text + "\n"; };
+    line("musatop | " + format_iso8601(s.sampled_at) + (s.is_demo() ? " | DEMO DATA" : ""));
+    line("Driver: " + sanitize_or_na(s.driver_version) + "  GMI: " + sanitize_or_na(s.gmi_version) +
+         "  MUSA Toolkit: " + sanitize_or_na(s.musa_version));
+    line("Host: " + sanitize_or_na(s.host.hostname) + " CPU: " + format_number(s.host.cpu_percent, "%") +
+         " RAM: " + format_bytes(s.host.memory_used_bytes) + "/" + format_bytes(s.host.memory_total_bytes));
+    line("GPU  NAME                 UTIL   MEMORY (used/total)      TEMP   POWER/LIMIT");
+    for (const auto& device : s.devices) line(device_line(device));
+    if (s.devices.empty()) line(s.devices_stale ? "Device data unavailable." : "No GPUs found.");
+    line("GPU  PID      USER          GPU MEM    CPU%    RSS       TIME       COMMAND");
+    for (const auto& process : s.processes) line(process_line(process));
+    if (s.processes.empty()) line(s.processes_stale ? "Process data unavailable." : "No matching GPU processes.");
+    if (s.any_stale())
+        line(std::string("STALE: devices=") + python_bool(s.devices_stale) +
+             ", processes=" + python_bool(s.processes_stale) +
+             "; last successful samples: " + python_time(s.devices_sampled_at) + ", " +
+             python_time(s.processes_sampled_at));
+    if (s.is_demo()) line("NOTE: DEMO DATA: synthetic GPUs and processes from musatop --demo; no GPU was queried.");
+    if (s.device_source_reason) line("NOTE: " + sanitize(*s.device_source_reason));
+    if (!s.musa_version && s.musa_version_reason) line("NOTE: MUSA Toolkit: " + sanitize(*s.musa_version_reason));
+    std::string limited;
+    for (const auto& device : s.devices)
+        if (device.power_limit_reason) limited += (limited.empty() ? "" : ",") + std::to_string(device.index);
+    if (!limited.empty())
+        line("NOTE: GPU " + limited +
+             " power limit unavailable from GMI; power draw is a separate reading. See power_limit_reason in --json.");
+    for (const auto& error : s.errors) line("ERROR: " + sanitize(error));
+    return out;
+}
+
+}  // namespace musatop
