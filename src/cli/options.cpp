@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <limits>
 #include <sstream>
 
 #include <CLI/CLI.hpp>
@@ -57,9 +58,13 @@ std::optional<std::set<std::int64_t>> parse_index_list(std::string_view text) {
 }
 
 std::optional<double> parse_seconds(std::string_view text) {
-    const auto trimmed = gmi::trim(text);
-    const auto value = gmi::parse_number(trimmed, "", true);
-    if (!value || !std::isfinite(*value)) return std::nullopt;
+    auto trimmed = gmi::trim(text);
+    if (!trimmed.empty() && trimmed.front() == '+') trimmed.remove_prefix(1);
+    double value = 0;
+    const auto [end, error] = std::from_chars(trimmed.data(), trimmed.data() + trimmed.size(), value);
+    // Out-of-range exponents ("1e999") still name a number: one outside the allowed range.
+    if (error == std::errc::result_out_of_range) return std::numeric_limits<double>::infinity();
+    if (trimmed.empty() || error != std::errc{} || end != trimmed.data() + trimmed.size()) return std::nullopt;
     return value;
 }
 

@@ -42,7 +42,8 @@ ParseResult parse_command_line(const std::vector<std::string>& args);
 // "0,1, 3" -> {0,1,3}; any empty, negative or non-numeric item is an error.
 std::optional<std::set<std::int64_t>> parse_index_list(std::string_view text);
 
-// A finite decimal number (no hex, inf or nan).
+// A number as Python's float() reads it (exponents, inf and nan included); range
+// checks are the caller's.
 std::optional<double> parse_seconds(std::string_view text);
 
 }  // namespace musatop::cli

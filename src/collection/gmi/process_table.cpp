@@ -113,8 +113,8 @@ std::optional<Row> match_row(std::string_view line) {
     if (n >= 5) {
         const auto number = words[n - 2];
         const auto unit = words[n - 1];
-        const bool spaced_unit = is_memory_with_unit(std::string(number) + std::string(unit)) &&
-                                 !is_memory_with_unit(number);
+        const bool unit_only = !unit.empty() && (unit[0] < '0' || unit[0] > '9') && unit[0] != '.';
+        const bool spaced_unit = unit_only && is_memory_with_unit(std::string(number) + std::string(unit));
         const bool not_supported = starts_with_icase(number, "Not") && number.size() == 3 &&
                                    starts_with_icase(unit, "Supported") && unit.size() == 9;
         if (spaced_unit || not_supported)

@@ -129,11 +129,11 @@ Result<std::vector<Device>> parse_summary_devices(std::string_view summary) {
             continue;
         }
         const auto columns = split_columns(line);
-        if (columns.size() != 3) return bad_row();
+        if (columns.size() < 2 || columns.size() > 3) return bad_row();
         const auto first = split_words(columns[0]);
-        const auto third = split_words(columns[2]);
+        const auto third = split_words(columns.back());
         if (!first.empty() && all_digits(first[0]) && first[0].size() < 10 &&
-            (line.front() != ' ' && line.front() != '\t')) {
+            columns.size() == 3 && line.front() != ' ' && line.front() != '\t') {
             Device device;
             device.index = std::stoll(std::string(first[0]));
             if (!indices.insert(device.index).second) return bad_row();

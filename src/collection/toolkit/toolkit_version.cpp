@@ -36,15 +36,22 @@ std::string expand_home(const std::string& path, const std::optional<std::string
     return path;
 }
 
-// Follows symlinks; a missing tail keeps its own name (like Python's resolve(strict=False)).
+// Follows symlinks, a dangling one at the end included; a missing tail keeps its
+// own name (like Python's resolve(strict=False)).
 std::optional<fs::path> resolve(const fs::path& path, std::string& error) {
     std::error_code code;
-    fs::path resolved = fs::weakly_canonical(fs::absolute(path, code), code);
-    if (code) {
-        error = code.message();
-        return std::nullopt;
+    fs::path current = fs::absolute(path, code);
+    for (int hops = 0; !code && hops < 40; ++hops) {
+        const fs::path resolved = fs::weakly_canonical(current, code);
+        if (code) break;
+        const auto status = fs::symlink_status(resolved, code);
+        if (code == std::errc::no_such_file_or_directory || (!code && !fs::is_symlink(status))) return resolved;
+        if (code) break;
+        const fs::path target = fs::read_symlink(resolved, code);
+        current = target.is_absolute() ? target : resolved.parent_path() / target;
     }
-    return resolved;
+    error = code ? code.message() : std::make_error_code(std::errc::too_many_symbolic_link_levels).message();
+    return std::nullopt;
 }
 
 ToolkitVersion unknown(std::optional<std::string> source, std::string reason) {

@@ -1,0 +1,174 @@
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include "musatop/collection/procfs/host_sampler.hpp"
+#include "musatop/collection/procfs/process_enricher.hpp"
+#include "test_support.hpp"
+
+using namespace std::string_literals;
+
+using namespace musatop;
+using namespace musatop::procfs;
+using musatop::testing::TempDir;
+using musatop::testing::write_text;
+
+namespace {
+
+// A /proc look-alike: one process with chosen start ticks and CPU ticks.
+class FakeProc {
+public:
+    FakeProc() { write_text(dir / "stat", "cpu  1 0 1 10 0 0 0 0 0 0\nbtime 1700000000\n"); }
+    void set(int pid, std::uint64_t start_ticks, std::uint64_t cpu_ticks, const std::string& cmdline = "worker\0--test\0"s,
+             char state = 'S') {
+        const auto p = dir / std::to_string(pid);
+        write_text(p / "stat", std::to_string(pid) + " (worker) " + state + " 1 1 1 0 -1 0 0 0 0 0 " +
+                                   std::to_string(cpu_ticks) + " 0 0 0 20 0 1 0 " + std::to_string(start_ticks) +
+                                   " 1000 50\n");
+        write_text(p / "status", "Name:\tworker\nUid:\t0\t0\t0\t0\n");
+        write_text(p / "cmdline", cmdline);
+        write_text(p / "statm", "1000 300 10 1 0 100 0\n");
+    }
+    void remove(int pid) { std::filesystem::remove_all(dir / std::to_string(pid)); }
+    TempDir dir;
+};
+
+GpuProcess gmi_row(std::int64_t gpu, std::int64_t pid) {
+    GpuProcess p;
+    p.device_index = gpu;
+    p.pid = pid;
+    p.command = "/usr/bin/worker";
+    return p;
+}
+
+using std::chrono::seconds;
+const WallTime wall0 = WallTime(seconds(1700000125));
+const auto mono0 = std::chrono::steady_clock::time_point(seconds(1000));
+
+}  // namespace
+
+TEST(ProcessEnricher, SamePidOnTwoGpusSharesOneLookup) {
+    FakeProc proc;
+    proc.set(42, 10000, 50);  // start = btime + 100 s
+    ProcessEnricher enricher(proc.dir.path().string());
+    std::vector<GpuProcess> rows = {gmi_row(0, 42), gmi_row(1, 42)};
+    enricher.enrich(rows, wall0, mono0);
+    for (const auto& row : rows) {
+        EXPECT_EQ(row.status, ProcessStatus::ok);
+        EXPECT_EQ(row.username, "root");
+        EXPECT_EQ(row.command, "worker --test");  // the host command line replaces GMI's name
+        EXPECT_EQ(row.create_time, 1700000100.0);
+        EXPECT_EQ(row.running_seconds, 25.0);
+        EXPECT_EQ(row.rss_bytes, 300 * ::sysconf(_SC_PAGESIZE));
+        EXPECT_FALSE(row.cpu_percent);  // first observation
+    }
+}
+
+TEST(ProcessEnricher, CpuPercentFromTheSecondObservation) {
+    FakeProc proc;
+    proc.set(42, 10000, 50);
+    ProcessEnricher enricher(proc.dir.path().string());
+    std::vector<GpuProcess> rows = {gmi_row(0, 42)};
+    enricher.enrich(rows, wall0, mono0);
+    proc.set(42, 10000, 150);  // 100 ticks = 1 s of CPU in 2 s
+    rows = {gmi_row(0, 42)};
+    enricher.enrich(rows, wall0 + seconds(2), mono0 + seconds(2));
+    EXPECT_EQ(rows[0].cpu_percent, 50.0);
+}
+
+TEST(ProcessEnricher, PidReuseRestartsPriming) {
+    FakeProc proc;
+    proc.set(42, 10000, 50);
+    ProcessEnricher enricher(proc.dir.path().string());
+    std::vector<GpuProcess> rows = {gmi_row(0, 42)};
+    enricher.enrich(rows, wall0, mono0);
+    proc.set(42, 20000, 60, "other\0"s);
+    rows = {gmi_row(0, 42)};
+    enricher.enrich(rows, wall0 + seconds(200), mono0 + seconds(200));
+    EXPECT_EQ(rows[0].command, "other");
+    EXPECT_EQ(rows[0].create_time, 1700000200.0);
+    EXPECT_FALSE(rows[0].cpu_percent);
+}
+
+TEST(ProcessEnricher, VanishedAndReturningPid) {
+    FakeProc proc;
+    proc.set(42, 10000, 50);
+    ProcessEnricher enricher(proc.dir.path().string());
+    std::vector<GpuProcess> rows = {gmi_row(0, 42)};
+    enricher.enrich(rows, wall0, mono0);
+    proc.remove(42);
+    rows = {gmi_row(0, 42)};
+    enricher.enrich(rows, wall0, mono0 + seconds(1));
+    EXPECT_EQ(rows[0].status, ProcessStatus::exited);
+    EXPECT_FALSE(rows[0].create_time);
+    EXPECT_EQ(rows[0].command, "/usr/bin/worker");  // GMI's name stays
+    proc.set(42, 10000, 80);
+    rows = {gmi_row(0, 42)};
+    enricher.enrich(rows, wall0, mono0 + seconds(2));
+    EXPECT_EQ(rows[0].status, ProcessStatus::ok);
+    EXPECT_FALSE(rows[0].cpu_percent);  // forgotten while gone
+}
+
+TEST(ProcessEnricher, ZombieIsExitedAndEmptyCmdlineUsesTheName) {
+    FakeProc proc;
+    proc.set(42, 10000, 50, "", 'Z');
+    proc.set(43, 10000, 50, "");
+    ProcessEnricher enricher(proc.dir.path().string());
+    std::vector<GpuProcess> rows = {gmi_row(0, 42), gmi_row(0, 43)};
+    enricher.enrich(rows, wall0, mono0);
+    EXPECT_EQ(rows[0].status, ProcessStatus::exited);
+    EXPECT_EQ(rows[1].status, ProcessStatus::ok);
+    EXPECT_EQ(rows[1].command, "worker");
+}
+
+TEST(ProcessEnricher, DeniedCmdlineKeepsWhatWasRead) {
+    if (::geteuid() == 0) GTEST_SKIP() << "root reads files whatever their mode";
+    FakeProc proc;
+    proc.set(42, 10000, 50);
+    ::chmod((proc.dir / "42/cmdline").c_str(), 0);
+    ProcessEnricher enricher(proc.dir.path().string());
+    std::vector<GpuProcess> rows = {gmi_row(0, 42)};
+    enricher.enrich(rows, wall0, mono0);
+    EXPECT_EQ(rows[0].status, ProcessStatus::access_denied);
+    EXPECT_EQ(rows[0].username, "root");
+    EXPECT_EQ(rows[0].command, "/usr/bin/worker");
+    EXPECT_FALSE(rows[0].rss_bytes);
+    EXPECT_FALSE(rows[0].cpu_percent);
+}
+
+TEST(ProcessEnricher, RealChildProcess) {
+    musatop::testing::SleepChild child("30");
+    ProcessEnricher enricher;
+    std::vector<GpuProcess> rows = {gmi_row(0, child.pid())};
+    enricher.enrich(rows, std::chrono::system_clock::now(), std::chrono::steady_clock::now());
+    EXPECT_EQ(rows[0].status, ProcessStatus::ok);
+    EXPECT_EQ(rows[0].command, "sleep 30");
+    EXPECT_EQ(rows[0].username, username_for_uid(::getuid()));
+    EXPECT_TRUE(rows[0].rss_bytes && *rows[0].rss_bytes > 0);
+    ASSERT_TRUE(rows[0].create_time);
+    EXPECT_GE(*rows[0].running_seconds, 0.0);
+    const pid_t pid = child.pid();
+    child.stop(SIGKILL);
+    rows = {gmi_row(0, pid)};
+    enricher.enrich(rows, std::chrono::system_clock::now(), std::chrono::steady_clock::now());
+    EXPECT_EQ(rows[0].status, ProcessStatus::exited);
+}
+
+TEST(HostSampler, CpuUnknownFirstThenKnown) {
+    HostSampler host;
+    auto first = host.sample();
+    ASSERT_TRUE(first.ok());
+    EXPECT_FALSE(first->cpu_percent);
+    EXPECT_TRUE(first->hostname);
+    EXPECT_GT(*first->memory_total_bytes, 0);
+    auto second = host.sample();
+    ASSERT_TRUE(second.ok());
+    EXPECT_TRUE(second->cpu_percent);
+}
+
+TEST(HostSampler, UnreadableProcIsAnError) {
+    HostSampler host("/nonexistent-proc");
+    const auto result = host.sample();
+    ASSERT_FALSE(result.ok());
+    EXPECT_NE(result.error().find("/nonexistent-proc/stat"), std::string::npos);
+}
