@@ -49,6 +49,18 @@ inline bool wait_until_dead(pid_t pid, std::chrono::milliseconds limit = std::ch
     }
 }
 
+// Polls `condition` until it holds or `limit` passes: a bounded wait for a state,
+// never a fixed sleep.
+template <typename Condition>
+bool wait_for(Condition condition, std::chrono::milliseconds limit = std::chrono::seconds(10)) {
+    const auto give_up = std::chrono::steady_clock::now() + limit;
+    while (!condition()) {
+        if (std::chrono::steady_clock::now() >= give_up) return false;
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    return true;
+}
+
 // A real `sleep` child for the tests to enrich, show and terminate. The kernel wakes
 // the parent of a vfork-style spawn before the new program's arguments are in place,
 // so wait (bounded) until /proc shows them. The destructor kills and reaps it.

@@ -40,11 +40,15 @@ std::size_t scan_decimal(std::string_view text) {
 
 std::optional<double> to_double(std::string_view number) {
     if (!number.empty() && number.front() == '+') number.remove_prefix(1);
-    // from_chars rejects a trailing "." ("5."), Python's float() accepts it.
-    std::string buffer(number);
+    // from_chars rejects ".5" and "5.", which Python's float() accepts: add the zeros.
+    std::string buffer;
+    if (!number.empty() && number.front() == '-') {
+        buffer.push_back('-');
+        number.remove_prefix(1);
+    }
+    if (!number.empty() && number.front() == '.') buffer.push_back('0');
+    buffer.append(number);
     if (!buffer.empty() && buffer.back() == '.') buffer.push_back('0');
-    if (buffer.size() > 1 && buffer[0] == '-' && buffer[1] == '.') buffer.insert(1, "0");
-    if (!buffer.empty() && buffer[0] == '.') buffer.insert(0, "0");
     double value = 0;
     const auto [end, error] = std::from_chars(buffer.data(), buffer.data() + buffer.size(), value);
     if (error != std::errc{} || end != buffer.data() + buffer.size() || !std::isfinite(value))

@@ -1,0 +1,119 @@
+#include "musatop/sampler/sampler.hpp"
+
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include <exception>
+#include <typeinfo>
+
+namespace musatop {
+namespace {
+
+double steady_seconds() {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+}  // namespace
+
+Sampler::Sampler(std::unique_ptr<Collector> collector, SamplerSettings settings)
+    : collector_(std::move(collector)),
+      settings_(std::move(settings)),
+      cancel_fd_(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)),
+      history_(settings_.aggregate_indices) {
+    if (!settings_.monotonic_seconds) settings_.monotonic_seconds = steady_seconds;
+}
+
+Sampler::~Sampler() { stop(); }
+
+void Sampler::start() {
+    std::lock_guard lock(mutex_);
+    if (thread_.joinable() || stop_requested_) return;
+    thread_ = std::thread([this] { run(); });
+}
+
+void Sampler::stop() {
+    {
+        std::lock_guard lock(mutex_);
+        stop_requested_ = true;
+    }
+    const std::uint64_t one = 1;
+    if (cancel_fd_.valid() && ::write(cancel_fd_.get(), &one, sizeof one) < 0) {
+        // The eventfd cannot be full with one write; nothing else to do.
+    }
+    wake_.notify_all();
+    if (thread_.joinable() && thread_.get_id() != std::this_thread::get_id()) thread_.join();
+}
+
+void Sampler::request_refresh() {
+    {
+        std::lock_guard lock(mutex_);
+        refresh_requested_ = true;
+    }
+    wake_.notify_all();
+}
+
+Frame Sampler::latest() const {
+    std::lock_guard lock(mutex_);
+    return ring_[revision_.load(std::memory_order_relaxed) % kRingSize];
+}
+
+std::vector<Frame> Sampler::recent() const {
+    std::lock_guard lock(mutex_);
+    std::vector<Frame> frames;
+    const std::uint64_t newest = revision_.load(std::memory_order_relaxed);
+    for (std::uint64_t r = newest; r > 0 && newest - r < kRingSize; --r) frames.push_back(ring_[r % kRingSize]);
+    return frames;
+}
+
+Snapshot Sampler::collect_safely() {
+    try {
+        return collector_->collect(cancel_fd_.get());
+    } catch (const std::exception& error) {
+        // Keep the last good data on screen, flagged stale, with the reason.
+        Snapshot failed = previous_ ? *previous_ : Snapshot{};
+        failed.sampled_at = std::chrono::system_clock::now();
+        failed.devices_stale = true;
+        failed.processes_stale = true;
+        failed.host = HostMetrics{};
+        failed.errors = {std::string("Sampling failed: ") + error.what()};
+        return failed;
+    }
+}
+
+void Sampler::publish(Snapshot snapshot, double completed_at) {
+    history_.record(snapshot, completed_at);
+    auto shared_snapshot = std::make_shared<const Snapshot>(std::move(snapshot));
+    auto shared_history = std::make_shared<const History>(history_);
+    previous_ = shared_snapshot;
+    std::lock_guard lock(mutex_);
+    const std::uint64_t next = revision_.load(std::memory_order_relaxed) + 1;
+    ring_[next % kRingSize] = Frame{std::move(shared_snapshot), std::move(shared_history), next};
+    revision_.store(next, std::memory_order_release);
+}
+
+void Sampler::run() {
+    using Clock = std::chrono::steady_clock;
+    for (;;) {
+        const auto started = Clock::now();
+        {
+            std::lock_guard lock(mutex_);
+            if (stop_requested_) return;
+            refresh_requested_ = false;
+        }
+        Snapshot snapshot = collect_safely();
+        {
+            std::lock_guard lock(mutex_);
+            if (stop_requested_) return;
+        }
+        publish(std::move(snapshot), settings_.monotonic_seconds());
+
+        // Start-to-start: a slow round stretches the interval, never overlaps the next.
+        const auto next_start =
+            started + std::chrono::duration_cast<Clock::duration>(settings_.interval);
+        std::unique_lock lock(mutex_);
+        wake_.wait_until(lock, next_start, [this] { return stop_requested_ || refresh_requested_; });
+        if (stop_requested_) return;
+    }
+}
+
+}  // namespace musatop

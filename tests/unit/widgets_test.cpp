@@ -1,0 +1,156 @@
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "musatop/output/sanitize.hpp"
+#include "musatop/tui/widgets/area_graph.hpp"
+#include "musatop/tui/widgets/bar.hpp"
+#include "musatop/tui/widgets/trend_frame.hpp"
+#include "musatop/util/utf8.hpp"
+
+using namespace musatop;
+using namespace musatop::tui;
+
+namespace {
+
+int braille_dots(const std::vector<std::string>& rows, std::size_t cell, bool right) {
+    int dots = 0;
+    for (const auto& row : rows) {
+        const auto cps = utf8::decode(row);
+        if (cell >= cps.size() || cps[cell] == U' ') continue;
+        const unsigned bits = cps[cell] - 0x2800;
+        const unsigned mask = right ? 0xB8 : 0x47;
+        dots += __builtin_popcount(bits & mask);
+    }
+    return dots;
+}
+
+// The dots of one sample column, top to bottom.
+std::vector<bool> dot_column(const std::vector<std::string>& rows, std::size_t cell, bool right) {
+    static constexpr unsigned left_bits[4] = {0x01, 0x02, 0x04, 0x40};
+    static constexpr unsigned right_bits[4] = {0x08, 0x10, 0x20, 0x80};
+    std::vector<bool> dots;
+    for (const auto& row : rows) {
+        const char32_t cp = utf8::decode(row)[cell];
+        const unsigned bits = cp == U' ' ? 0 : cp - 0x2800;
+        for (int dy = 0; dy < 4; ++dy) dots.push_back(bits & (right ? right_bits : left_bits)[dy]);
+    }
+    return dots;
+}
+
+}  // namespace
+
+TEST(Bars, UnicodeExamples) {
+    EXPECT_EQ(render_bar(0, 8, false), "        ");
+    EXPECT_EQ(render_bar(100, 8, false), "████████");
+    EXPECT_EQ(render_bar(6.25, 8, false), "▌       ");
+    EXPECT_EQ(render_bar(18.75, 8, false), "█▌      ");
+    EXPECT_EQ(render_bar(99, 8, false), "███████▉");
+    EXPECT_EQ(render_bar(25, 10, false), "██▌       ");
+    EXPECT_EQ(render_bar(2.5, 10, false), "▎         ");
+    EXPECT_EQ(render_bar(100, 9, false) + " " + percent_label(100), "█████████ 100%");
+}
+
+TEST(Bars, AsciiAndUnknown) {
+    EXPECT_EQ(render_bar(25, 8, true), "##      ");
+    EXPECT_EQ(render_bar(100, 8, true), "########");
+    for (std::optional<double> bad : std::vector<std::optional<double>>{
+             std::nullopt, std::nan(""), std::numeric_limits<double>::infinity(), -1.0, 101.0}) {
+        EXPECT_EQ(render_bar(bad, 8, false), "░░░░░░░░");
+        EXPECT_EQ(render_bar(bad, 8, true), "????????");
+        EXPECT_EQ(percent_label(bad), " N/A");
+    }
+}
+
+TEST(Bars, WidthsAndLabelsNeverMove) {
+    for (int width : {0, 1, 5, 20, 100}) {
+        for (std::optional<double> v : std::vector<std::optional<double>>{std::nullopt, 0, 0.1, 3, 25, 99.9, 100}) {
+            EXPECT_EQ(display_width(render_bar(v, width, false)), width);
+            const auto ascii = render_bar(v, width, true);
+            EXPECT_EQ(static_cast<int>(ascii.size()), width);
+            if (v) {
+                EXPECT_EQ(ascii.find_first_not_of("# "), std::string::npos);
+            }
+            EXPECT_EQ(percent_label(v).size(), 4u);
+        }
+    }
+    EXPECT_EQ(render_bar(50, -3, false), "");
+    EXPECT_EQ(percent_label(0), "  0%");
+    EXPECT_EQ(percent_label(25), " 25%");
+}
+
+TEST(Bars, GradientByPosition) {
+    EXPECT_EQ(gradient_index(0, 9, 10), 1);
+    EXPECT_EQ(gradient_index(8, 9, 10), 9);
+    EXPECT_EQ(gradient_index(0, 10, 3), 0);
+    EXPECT_EQ(gradient_index(9, 10, 3), 2);
+}
+
+TEST(AreaRows, BrailleExamples) {
+    using S = std::vector<std::optional<double>>;
+    EXPECT_EQ(area_rows(S{0, std::nullopt}, 3, false, false), (std::vector<std::string>{" ", " ", "⡀"}));
+    EXPECT_EQ(area_rows(S{std::nullopt, 0}, 3, false, false), (std::vector<std::string>{" ", " ", "⢀"}));
+    EXPECT_EQ(area_rows(S{0, std::nullopt}, 2, true, false), (std::vector<std::string>{"⠁", " "}));
+    EXPECT_EQ(area_rows(S{100}, 2, false, false), (std::vector<std::string>{"⡇", "⡇"}));
+    EXPECT_EQ(area_rows(S{}, 2, false, false), (std::vector<std::string>{"", ""}));
+    EXPECT_TRUE(area_rows(S{50}, 0, false, false).empty());
+    const auto rows = area_rows(S{0, 69, 99, 100}, 3, false, false);
+    EXPECT_EQ(braille_dots(rows, 0, false), 1);
+    EXPECT_EQ(braille_dots(rows, 0, true), 8);
+    EXPECT_EQ(braille_dots(rows, 1, false), 11);
+    EXPECT_EQ(braille_dots(rows, 1, true), 12);
+}
+
+TEST(AreaRows, MirrorIsTheExactVerticalReflection) {
+    const std::vector<std::optional<double>> samples = {0, 13, 37, 50, 69, 99, std::nullopt, 100};
+    const auto up = area_rows(samples, 3, false, false);
+    const auto down = area_rows(samples, 3, true, false);
+    for (std::size_t cell = 0; cell < 4; ++cell)
+        for (bool right : {false, true}) {
+            auto mirrored = dot_column(down, cell, right);
+            std::reverse(mirrored.begin(), mirrored.end());
+            EXPECT_EQ(dot_column(up, cell, right), mirrored) << cell << right;
+        }
+}
+
+TEST(AreaRows, AsciiGeometry) {
+    const std::vector<std::optional<double>> samples = {std::nullopt, 0, 69, 99, 100};
+    EXPECT_EQ(area_rows(samples, 3, false, true), (std::vector<std::string>{"   :#", "  ###", " :###"}));
+    EXPECT_EQ(area_rows(samples, 3, true, true), (std::vector<std::string>{" :###", "  ###", "   :#"}));
+}
+
+TEST(TrendFrame, PanelWidths) {
+    EXPECT_EQ(trend_panel_widths(80, 2), (std::vector<int>{38, 38}));
+    EXPECT_EQ(trend_panel_widths(120, 2), (std::vector<int>{58, 58}));
+    EXPECT_EQ(trend_panel_widths(100, 2), (std::vector<int>{48, 48}));
+    EXPECT_EQ(trend_panel_widths(79, 1), (std::vector<int>{76}));
+    EXPECT_EQ(trend_panel_widths(60, 1), (std::vector<int>{57}));
+    EXPECT_EQ(trend_panel_widths(81, 2), (std::vector<int>{38, 39}));
+}
+
+TEST(TrendFrame, AxisLabelPositions) {
+    const auto positions = [](int size) {
+        std::vector<int> out;
+        for (const auto& [x, text] : axis_labels(size)) out.push_back(x);
+        return out;
+    };
+    EXPECT_EQ(positions(38), (std::vector<int>{0, 15, 21, 30, 35}));
+    EXPECT_EQ(positions(58), (std::vector<int>{0, 23, 31, 46, 55}));
+    EXPECT_EQ(positions(76), (std::vector<int>{0, 30, 40, 60, 73}));
+    EXPECT_EQ(positions(57), (std::vector<int>{0, 22, 30, 45, 54}));
+}
+
+TEST(TrendFrame, RowsAt80Columns) {
+    const auto widths = trend_panel_widths(80, 2);
+    EXPECT_EQ(frame_row(FrameRow::axis, widths, false),
+              "├5m─────────────3m────0%───────1m───now┼5m─────────────3m────0%───────1m───now┤");
+    EXPECT_EQ(frame_row(FrameRow::top, widths, false, {" Trend CPU Now 30% 100% ", " ALL 8 VRAM Now 2% 100% "}),
+              "┌ Trend CPU Now 30% 100% ──────────────┬ ALL 8 VRAM Now 2% 100% ──────────────┐");
+    EXPECT_EQ(frame_row(FrameRow::graph, widths, true), "|" + std::string(38, ' ') + "|" + std::string(38, ' ') + "|");
+    EXPECT_EQ(frame_row(FrameRow::bottom, widths, true, {" RAM Now 12% 100% | 5 min peaks "}),
+              "+ RAM Now 12% 100% | 5 min peaks ------+--------------------------------------+");
+    const std::string long_label(100, 'x');
+    EXPECT_EQ(display_width(frame_row(FrameRow::top, widths, false, {long_label, long_label})), 79);
+}
