@@ -12,19 +12,19 @@ constexpr std::int64_t kGiB = 1LL << 30;
 
 struct DemoJob {
     int gpu;
-    std::int64_t pid;  // above the kernel's pid_max: can never name a real process
+    std::int64_t pid;  // above the largest pid_max (2^22): can never name a real process
     const char* user;
     const char* command;
     double memory_gib;
 };
 
 constexpr std::array<DemoJob, 6> jobs = {{
-    {0, 90000001, "alice", "python train.py --model llama-7b --batch 32", 61.5},
-    {1, 90000001, "alice", "python train.py --model llama-7b --batch 32", 61.5},
-    {2, 90000002, "bob", "torchrun --nproc 2 finetune.py --lr 3e-5", 38.0},
-    {3, 90000002, "bob", "torchrun --nproc 2 finetune.py --lr 3e-5", 38.0},
-    {5, 90000003, "carol", "vllm serve qwen2-7b --port 8000", 72.2},
-    {6, 90000004, "dave", "./bench_gemm --size 8192", 4.5},
+    {0, 5000001, "alice", "python train.py --model llama-7b --batch 32", 61.5},
+    {1, 5000001, "alice", "python train.py --model llama-7b --batch 32", 61.5},
+    {2, 5000002, "bob", "torchrun --nproc 2 finetune.py --lr 3e-5", 38.0},
+    {3, 5000002, "bob", "torchrun --nproc 2 finetune.py --lr 3e-5", 38.0},
+    {5, 5000003, "carol", "vllm serve qwen2-7b --port 8000", 72.2},
+    {6, 5000004, "dave", "./bench_gemm --size 8192", 4.5},
 }};
 
 double wave(double t, double period, double phase) { return 0.5 + 0.5 * std::sin(2 * M_PI * t / period + phase); }

@@ -1,0 +1,43 @@
+// Key handling and the per-frame bookkeeping of the UI state. Pure: no terminal,
+// no signals, no GMI.
+#pragma once
+
+#include <vector>
+
+#include "musatop/model/snapshot.hpp"
+#include "musatop/tui/keys.hpp"
+#include "musatop/tui/ui_state.hpp"
+
+namespace musatop::tui {
+
+enum class Effect { none, quit, refresh, confirm_termination, redraw };
+
+// What the key handler needs to know about the screen it acts on.
+struct ScreenContext {
+    const Snapshot* unfiltered = nullptr;  // newest data, before filters
+    std::vector<GpuProcess> processes;     // filtered and sorted, as shown
+    std::vector<Device> devices;           // filtered, as shown
+    int process_page_size = 1;
+    int device_page_size = 1;
+    int help_line_count = 0;
+    double now = 0;  // monotonic seconds, for message expiry
+};
+
+inline constexpr double kMessageSeconds = 3.0;
+
+void show_message(UiState& state, std::string text, double now);
+
+Effect handle_key(UiState& state, const Key& key, const ScreenContext& context);
+
+// After new data: the selection follows its process, a vanished trend target falls
+// back to ALL, and an open SIGTERM dialog closes if its target is no longer current.
+void on_new_data(UiState& state, const ScreenContext& context);
+
+// Keeps the selection and the process page inside the list.
+void clamp_scroll(UiState& state, const ScreenContext& context);
+
+// The trend cycle: ALL, then each visible GPU in display order.
+std::vector<std::optional<std::string>> trend_targets(const std::vector<Device>& visible);
+std::string trend_identity(const Device& device);
+
+}  // namespace musatop::tui

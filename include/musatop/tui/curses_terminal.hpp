@@ -1,0 +1,45 @@
+// The ncurses adapter: opens the terminal, maps colours and keys, copies a Canvas
+// to the screen, and restores the terminal when destroyed.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "musatop/tui/canvas.hpp"
+#include "musatop/tui/keys.hpp"
+#include "musatop/util/result.hpp"
+
+namespace musatop::tui {
+
+class CursesTerminal {
+public:
+    // Fails with a message (never exits) when TERM is unknown or the terminal unusable.
+    static Result<std::unique_ptr<CursesTerminal>> open(bool want_color);
+    CursesTerminal(const CursesTerminal&) = delete;
+    CursesTerminal& operator=(const CursesTerminal&) = delete;
+    ~CursesTerminal();
+
+    int width() const;
+    int height() const;
+    // Waits up to `timeout_ms` for one key.
+    std::optional<Key> read_key(int timeout_ms);
+    void draw(const Canvas& canvas);
+    void repaint_everything();  // Ctrl-L
+    int palette_size() const { return palette_size_; }
+
+private:
+    CursesTerminal() = default;
+    void init_colors(bool want_color);
+    short pair_for(const Style& style) const;
+
+    void* screen_ = nullptr;  // SCREEN*
+    int palette_size_ = 0;    // gradient colours: 10, 3 or 0
+    short unknown_pair_ = 0;
+    short metric_pairs_[4] = {0, 0, 0, 0};  // cpu, ram, vram, util
+};
+
+// True when the locale's character set is UTF-8 (else the screen falls back to ASCII).
+bool locale_is_utf8();
+
+}  // namespace musatop::tui

@@ -1,0 +1,31 @@
+// Full-screen dialogs: help, process details and the SIGTERM confirmation.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "musatop/model/snapshot.hpp"
+#include "musatop/tui/canvas.hpp"
+
+namespace musatop::tui {
+
+std::vector<std::string> help_lines();
+
+// PID, user, GPU and UUID, status, create time (local), memory, CPU, RSS, running
+// time and the complete command.
+std::vector<std::string> process_detail_lines(const GpuProcess& process);
+
+// Word-wraps to `width` cells; words longer than a line are broken.
+std::vector<std::string> wrap_lines(const std::vector<std::string>& lines, int width);
+
+struct ModalView {
+    std::string title;
+    std::vector<std::string> lines;
+    std::string footer;
+    Style title_style{Color::none, 0, true};
+};
+
+// Draws the dialog; `scroll` is clamped and written back.
+void draw_modal(Canvas& canvas, const ModalView& view, int& scroll);
+
+}  // namespace musatop::tui

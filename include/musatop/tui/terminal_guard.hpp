@@ -1,0 +1,23 @@
+// Last-resort terminal restoration: saves the termios settings at start and puts
+// them back on every exit path, including fatal signals inside the UI. Also turns
+// SIGINT/SIGTERM/SIGHUP into a quit request the main loop polls.
+#pragma once
+
+#include <termios.h>
+
+namespace musatop::tui {
+
+class TerminalGuard {
+public:
+    TerminalGuard();
+    TerminalGuard(const TerminalGuard&) = delete;
+    TerminalGuard& operator=(const TerminalGuard&) = delete;
+    ~TerminalGuard();  // restores the saved settings and the signal handlers
+
+    static bool quit_requested();
+
+private:
+    bool saved_ = false;
+};
+
+}  // namespace musatop::tui

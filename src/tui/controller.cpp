@@ -1,0 +1,196 @@
+#include "musatop/tui/controller.hpp"
+
+#include <algorithm>
+
+#include "musatop/model/history.hpp"
+#include "musatop/tui/termination.hpp"
+#include "musatop/util/utf8.hpp"
+
+namespace musatop::tui {
+namespace {
+
+int process_count(const ScreenContext& c) { return static_cast<int>(c.processes.size()); }
+
+void select_row(UiState& state, const ScreenContext& context, int index) {
+    const int count = process_count(context);
+    state.selection = count == 0 ? 0 : std::clamp(index, 0, count - 1);
+    state.selected = count == 0 ? std::nullopt : std::optional(identity_of(context.processes[state.selection]));
+}
+
+const GpuProcess* selected_process(const UiState& state, const ScreenContext& context) {
+    if (context.processes.empty()) return nullptr;
+    return &context.processes[static_cast<std::size_t>(std::clamp(state.selection, 0, process_count(context) - 1))];
+}
+
+void cycle_trend(UiState& state, const ScreenContext& context, int step) {
+    const auto targets = trend_targets(context.devices);
+    auto it = std::find(targets.begin(), targets.end(), state.trend_target);
+    const auto n = static_cast<long>(targets.size());
+    const long position = it == targets.end() ? 0 : (it - targets.begin());
+    state.trend_target = targets[static_cast<std::size_t>(((position + step) % n + n) % n)];
+}
+
+Effect handle_search_key(UiState& state, const Key& key) {
+    switch (key.kind) {
+        case KeyKind::enter:
+            state.filter.search = state.search_draft;
+            state.search_editing = false;
+            state.selection = 0;
+            state.process_offset = 0;
+            state.selected.reset();
+            return Effect::redraw;
+        case KeyKind::escape: state.search_editing = false; return Effect::redraw;
+        case KeyKind::backspace: {
+            auto code_points = utf8::decode(state.search_draft);
+            if (!code_points.empty()) code_points.pop_back();
+            state.search_draft.clear();
+            for (char32_t cp : code_points) utf8::append(state.search_draft, cp);
+            return Effect::redraw;
+        }
+        case KeyKind::character:
+            if (key.ch >= 0x20 && key.ch != 0x7F) utf8::append(state.search_draft, key.ch);
+            return Effect::redraw;
+        default: return Effect::none;
+    }
+}
+
+Effect handle_modal_key(UiState& state, const Key& key, const ScreenContext& context) {
+    switch (key.kind) {
+        case KeyKind::up: state.modal_scroll = std::max(0, state.modal_scroll - 1); return Effect::redraw;
+        case KeyKind::down: ++state.modal_scroll; return Effect::redraw;
+        case KeyKind::page_up: state.modal_scroll = std::max(0, state.modal_scroll - 5); return Effect::redraw;
+        case KeyKind::page_down: state.modal_scroll += 5; return Effect::redraw;
+        default: break;
+    }
+    const bool closes = key.kind == KeyKind::enter || key.kind == KeyKind::escape || key.is('q') || key.is('Q');
+    if (state.modal == Modal::confirm) {
+        if (key.is('y') || key.is('Y')) return Effect::confirm_termination;
+        if (closes || key.is('n') || key.is('N')) {
+            state.modal = Modal::none;
+            show_message(state, "Termination cancelled.", context.now);
+        }
+        return Effect::redraw;
+    }
+    if (closes || key.is('?')) state.modal = Modal::none;
+    return Effect::redraw;
+}
+
+void open_modal(UiState& state, Modal modal, std::optional<GpuProcess> process = std::nullopt) {
+    state.modal = modal;
+    state.modal_scroll = 0;
+    state.modal_process = std::move(process);
+}
+
+}  // namespace
+
+std::string trend_identity(const Device& device) {
+    const auto key = gpu_history_key(device);
+    return key ? *key : "index:" + std::to_string(device.index);
+}
+
+std::vector<std::optional<std::string>> trend_targets(const std::vector<Device>& visible) {
+    std::vector<std::optional<std::string>> targets = {std::nullopt};
+    for (const auto& device : visible) targets.emplace_back(trend_identity(device));
+    return targets;
+}
+
+void show_message(UiState& state, std::string text, double now) {
+    state.message = std::move(text);
+    state.message_expires_at = now + kMessageSeconds;
+}
+
+void clamp_scroll(UiState& state, const ScreenContext& context) {
+    const int count = process_count(context);
+    state.selection = count == 0 ? 0 : std::clamp(state.selection, 0, count - 1);
+    const int page = std::max(1, context.process_page_size);
+    if (state.selection < state.process_offset) state.process_offset = state.selection;
+    if (state.selection >= state.process_offset + page) state.process_offset = state.selection - page + 1;
+    state.process_offset = std::clamp(state.process_offset, 0, std::max(0, count - page));
+}
+
+void on_new_data(UiState& state, const ScreenContext& context) {
+    if (state.selected) {
+        for (int i = 0; i < process_count(context); ++i)
+            if (identity_of(context.processes[static_cast<std::size_t>(i)]) == *state.selected) state.selection = i;
+    }
+    select_row(state, context, state.selection);
+    const auto targets = trend_targets(context.devices);
+    if (std::find(targets.begin(), targets.end(), state.trend_target) == targets.end()) state.trend_target.reset();
+    if (state.modal == Modal::confirm &&
+        (!state.modal_process || !target_is_current(*state.modal_process, context.unfiltered))) {
+        state.modal = Modal::none;
+        show_message(state, "Termination cancelled: process changed or process data is stale.", context.now);
+    }
+}
+
+Effect handle_key(UiState& state, const Key& key, const ScreenContext& context) {
+    if (key.kind == KeyKind::interrupt) return Effect::quit;
+    if (key.kind == KeyKind::resize) return Effect::redraw;
+    if (key.kind == KeyKind::redraw) return Effect::redraw;
+    if (state.search_editing) return handle_search_key(state, key);
+    if (state.modal != Modal::none) return handle_modal_key(state, key, context);
+
+    switch (key.kind) {
+        case KeyKind::up:
+        case KeyKind::back_tab: select_row(state, context, state.selection - 1); break;
+        case KeyKind::down:
+        case KeyKind::tab: select_row(state, context, state.selection + 1); break;
+        case KeyKind::home: select_row(state, context, 0); break;
+        case KeyKind::end: select_row(state, context, process_count(context) - 1); break;
+        case KeyKind::page_up: state.device_offset = std::max(0, state.device_offset - context.device_page_size); break;
+        case KeyKind::page_down: state.device_offset += context.device_page_size; break;
+        case KeyKind::refresh:
+            show_message(state, "Refresh requested.", context.now);
+            return Effect::refresh;
+        case KeyKind::enter:
+            if (const GpuProcess* p = selected_process(state, context)) {
+                open_modal(state, Modal::details, *p);
+            } else {
+                show_message(state, "No process selected.", context.now);
+            }
+            break;
+        case KeyKind::character: break;
+        default: return Effect::none;
+    }
+    if (key.kind != KeyKind::character) {
+        clamp_scroll(state, context);
+        return Effect::redraw;
+    }
+    switch (key.ch) {
+        case 'q':
+        case 'Q': return Effect::quit;
+        case 's': state.filter.sort = next_sort_field(state.filter.sort); break;
+        case 'S': state.filter.reverse = !state.filter.reverse; break;
+        case '/':
+            state.search_editing = true;
+            state.search_draft = state.filter.search;
+            break;
+        case 'u': state.current_user_only = !state.current_user_only; break;
+        case 'c': state.compact = !state.compact; break;
+        case 'g': cycle_trend(state, context, 1); break;
+        case 'G': cycle_trend(state, context, -1); break;
+        case 'h': state.trends_visible = !state.trends_visible; break;
+        case 'r':
+        case 'R':
+            show_message(state, "Refresh requested.", context.now);
+            return Effect::refresh;
+        case '?': open_modal(state, Modal::help); break;
+        case 'k': {
+            const GpuProcess* p = selected_process(state, context);
+            if (!p) {
+                show_message(state, "No process selected.", context.now);
+            } else if (context.unfiltered && context.unfiltered->is_demo()) {
+                show_message(state, "Demo data: termination is disabled.", context.now);
+            } else if (!target_is_current(*p, context.unfiltered)) {
+                show_message(state, "Cannot terminate: stale or unverified process data.", context.now);
+            } else {
+                open_modal(state, Modal::confirm, *p);
+            }
+            break;
+        }
+        default: return Effect::none;
+    }
+    return Effect::redraw;
+}
+
+}  // namespace musatop::tui

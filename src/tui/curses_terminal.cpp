@@ -1,0 +1,159 @@
+#include "musatop/tui/curses_terminal.hpp"
+
+#include <langinfo.h>
+
+#include <cstdlib>
+#include <cwchar>
+#include <string>
+
+#include <curses.h>
+
+#include "musatop/util/utf8.hpp"
+
+namespace musatop::tui {
+namespace {
+
+std::optional<Key> map_key(int status, wint_t value) {
+    if (status == ERR) return std::nullopt;
+    if (status == KEY_CODE_YES) {
+        switch (value) {
+            case KEY_UP: return Key{KeyKind::up};
+            case KEY_DOWN: return Key{KeyKind::down};
+            case KEY_PPAGE: return Key{KeyKind::page_up};
+            case KEY_NPAGE: return Key{KeyKind::page_down};
+            case KEY_HOME: return Key{KeyKind::home};
+            case KEY_END: return Key{KeyKind::end};
+            case KEY_ENTER: return Key{KeyKind::enter};
+            case KEY_BACKSPACE: return Key{KeyKind::backspace};
+            case KEY_BTAB: return Key{KeyKind::back_tab};
+            case KEY_RESIZE: return Key{KeyKind::resize};
+            default: return value == static_cast<wint_t>(KEY_F(5)) ? Key{KeyKind::refresh} : Key{KeyKind::other};
+        }
+    }
+    switch (value) {
+        case L'\n':
+        case L'\r': return Key{KeyKind::enter};
+        case 27: return Key{KeyKind::escape};
+        case 8:
+        case 127: return Key{KeyKind::backspace};
+        case L'\t': return Key{KeyKind::tab};
+        case 3: return Key{KeyKind::interrupt};
+        case 12: return Key{KeyKind::redraw};
+        default: return Key::character(static_cast<char32_t>(value));
+    }
+}
+
+attr_t attributes_of(const Style& style) {
+    attr_t attrs = A_NORMAL;
+    if (style.bold) attrs |= A_BOLD;
+    if (style.dim) attrs |= A_DIM;
+    if (style.reverse) attrs |= A_REVERSE;
+    if (style.underline) attrs |= A_UNDERLINE;
+    return attrs;
+}
+
+}  // namespace
+
+bool locale_is_utf8() {
+    std::string codeset = ::nl_langinfo(CODESET);
+    std::string folded;
+    for (char c : codeset)
+        if (c != '-') folded += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return folded == "utf8";
+}
+
+Result<std::unique_ptr<CursesTerminal>> CursesTerminal::open(bool want_color) {
+    const char* term = std::getenv("TERM");
+    if (!term || !*term) return Error{"TERM is not set; use --once or --json without a terminal"};
+    std::unique_ptr<CursesTerminal> terminal(new CursesTerminal());
+    SCREEN* screen = ::newterm(nullptr, stdout, stdin);
+    if (!screen)
+        return Error{std::string("cannot drive terminal type '") + term +
+                     "' (unknown to terminfo); set TERM to a known type, or use --once or --json"};
+    terminal->screen_ = screen;
+    ::set_term(screen);
+    ::cbreak();
+    ::noecho();
+    ::nonl();
+    ::keypad(stdscr, TRUE);
+    ::set_escdelay(25);
+    ::curs_set(0);
+    terminal->init_colors(want_color);
+    return terminal;
+}
+
+CursesTerminal::~CursesTerminal() {
+    if (!screen_) return;
+    ::endwin();
+    ::delscreen(static_cast<SCREEN*>(screen_));
+}
+
+void CursesTerminal::init_colors(bool want_color) {
+    if (!want_color || !::has_colors() || ::start_color() == ERR) return;
+    const short background = ::use_default_colors() == OK ? -1 : COLOR_BLACK;
+    short next = 1;
+    const auto add_pair = [&](short foreground) -> short {
+        if (next >= COLOR_PAIRS) return 0;
+        return ::init_pair(next, foreground, background) == OK ? next++ : 0;
+    };
+    if (COLORS >= 256 && COLOR_PAIRS >= 16) {
+        for (short c : {40, 76, 112, 148, 184, 220, 214, 208, 202, 196}) add_pair(c);
+        palette_size_ = 10;
+        unknown_pair_ = add_pair(244);
+    } else if (COLORS >= 8 && COLOR_PAIRS >= 8) {
+        for (short c : {COLOR_GREEN, COLOR_YELLOW, COLOR_RED}) add_pair(c);
+        palette_size_ = 3;
+        unknown_pair_ = add_pair(COLOR_WHITE);
+    } else {
+        return;
+    }
+    const short metric_colors[4] = {COLOR_CYAN, COLOR_MAGENTA, COLOR_YELLOW, COLOR_GREEN};
+    for (int i = 0; i < 4; ++i) metric_pairs_[i] = add_pair(metric_colors[i]);
+}
+
+short CursesTerminal::pair_for(const Style& style) const {
+    switch (style.color) {
+        case Color::none: return 0;
+        case Color::unknown: return unknown_pair_;
+        case Color::cpu: return metric_pairs_[0];
+        case Color::ram: return metric_pairs_[1];
+        case Color::vram: return metric_pairs_[2];
+        case Color::util: return metric_pairs_[3];
+        case Color::gradient:
+            // The canvas uses a 10-step gradient; fold it onto this terminal's palette.
+            return palette_size_ ? static_cast<short>(1 + style.gradient * palette_size_ / 10) : 0;
+    }
+    return 0;
+}
+
+int CursesTerminal::width() const { return COLS; }
+int CursesTerminal::height() const { return LINES; }
+
+std::optional<Key> CursesTerminal::read_key(int timeout_ms) {
+    timeout(timeout_ms);
+    wint_t value = 0;
+    const int status = get_wch(&value);
+    return map_key(status, value);
+}
+
+void CursesTerminal::draw(const Canvas& canvas) {
+    erase();
+    const int rows = std::min(canvas.height(), LINES);
+    const int cols = std::min(canvas.width(), COLS) - 1;  // never the last column
+    for (int r = 0; r < rows; ++r) {
+        for (int c = 0; c < cols; ++c) {
+            const Cell& cell = canvas.at(r, c);
+            if (cell.glyph.empty()) continue;  // right half of a wide glyph
+            std::wstring wide;
+            for (char32_t cp : utf8::decode(cell.glyph)) wide.push_back(static_cast<wchar_t>(cp));
+            cchar_t out;
+            ::setcchar(&out, wide.c_str(), attributes_of(cell.style), pair_for(cell.style), nullptr);
+            mvadd_wch(r, c, &out);  // a macro in ncurses
+        }
+    }
+    refresh();
+}
+
+void CursesTerminal::repaint_everything() { ::clearok(curscr, TRUE); }
+
+}  // namespace musatop::tui

@@ -1,0 +1,76 @@
+#include "musatop/tui/screens/main_screen.hpp"
+
+#include <algorithm>
+
+#include "musatop/output/format.hpp"
+#include "musatop/output/sanitize.hpp"
+#include "musatop/tui/dialogs/modal.hpp"
+
+namespace musatop::tui {
+namespace {
+
+void draw_waiting(Canvas& canvas, const ScreenInput& in) {
+    canvas.put(0, 0, in.title + " | Waiting for the first sample...", kBold);
+    canvas.put(canvas.height() - 1, 0, "q quit  r refresh  ? help");
+}
+
+int draw_dialog(Canvas& canvas, const ScreenInput& in) {
+    const UiState& state = *in.state;
+    ModalView view;
+    view.footer = "Enter / Esc / q return | Up / Down scroll";
+    if (state.modal == Modal::help) {
+        view.title = in.title + " help";
+        view.lines = help_lines();
+    } else if (state.modal_process) {
+        view.title = state.modal == Modal::confirm ? "Terminate this process with SIGTERM?" : "Process details";
+        view.lines = process_detail_lines(*state.modal_process);
+        if (state.modal == Modal::confirm) view.footer = "y confirm | n / Enter / Esc cancel (default: NO) | Up/Down scroll";
+    }
+    int scroll = state.modal_scroll;
+    draw_modal(canvas, view, scroll);
+    return scroll;
+}
+
+}  // namespace
+
+int longest_used_total(const Snapshot& view) {
+    int longest = 0;
+    for (const auto& d : view.devices)
+        longest = std::max(longest, display_width(format_used_total(d.memory_used_bytes, d.memory_total_bytes)));
+    return longest;
+}
+
+ScreenGeometry draw_screen(Canvas& canvas, const ScreenInput& in) {
+    const UiState& state = *in.state;
+    ScreenGeometry g;
+    LayoutInput layout_input{canvas.width(), canvas.height(), state.trends_visible, state.compact,
+                             in.view ? longest_used_total(*in.view) : 0};
+    g.layout = compute_layout(layout_input);
+    if (g.layout.too_small) {
+        canvas.put(0, 0, "Terminal too small: resize to at least " + std::to_string(kMinWidth) + "x" +
+                             std::to_string(kMinHeight) + ".");
+        canvas.put(1, 0, "Press q or Ctrl-C to quit.");
+        return g;
+    }
+    if (!in.unfiltered || !in.view) {
+        draw_waiting(canvas, in);
+        return g;
+    }
+    const int visible = static_cast<int>(in.view->devices.size());
+    g.device_offset = std::clamp(state.device_offset, 0, std::max(0, visible - g.layout.device_page_size));
+    const int device_rows = device_rows_drawn(visible, g.device_offset, g.layout);
+    g.first_process_row = 4 + device_rows + g.layout.trend_height + 2;
+    g.process_page_size = std::max(1, canvas.height() - g.first_process_row - 2);
+    if (state.modal != Modal::none) {
+        g.modal_scroll = draw_dialog(canvas, in);
+        return g;
+    }
+    draw_header_rows(canvas, in, g);
+    draw_device_rows(canvas, in, g);
+    draw_trend_block(canvas, 4 + device_rows, in, g.layout);
+    draw_process_block(canvas, 4 + device_rows + g.layout.trend_height, in, g);
+    draw_status_rows(canvas, in, g.layout);
+    return g;
+}
+
+}  // namespace musatop::tui

@@ -1,0 +1,62 @@
+// The process block: title with sort and filters, column header, the rows.
+#include <algorithm>
+#include <string>
+
+#include "musatop/output/format.hpp"
+#include "musatop/output/sanitize.hpp"
+#include "musatop/tui/screens/screen_input.hpp"
+
+namespace musatop::tui {
+namespace {
+
+std::string title_text(const ScreenInput& in) {
+    const UiState& state = *in.state;
+    std::string title = "Processes " + std::to_string(in.view->processes.size()) +
+                        " | sort=" + to_string(state.filter.sort) + (state.filter.reverse ? " reversed" : "");
+    std::string filters;
+    if (state.current_user_only) filters = "current user";
+    if (!state.filter.search.empty()) filters += (filters.empty() ? "" : ", ") + ("search=" + state.filter.search);
+    return filters.empty() ? title : title + " | " + filters;
+}
+
+std::string row_text(const GpuProcess& p, bool compact) {
+    std::string text = " " + pad_left(std::to_string(p.device_index), 3) + " " + pad_left(std::to_string(p.pid), 7) +
+                       " " + fit_right(sanitize_or_na(p.username), 10) + " " + pad_left(format_bytes(p.gpu_memory_bytes), 9) +
+                       " ";
+    if (!compact)
+        text += pad_left(format_number(p.cpu_percent), 6) + " " + pad_left(format_bytes(p.rss_bytes), 8) + " " +
+                pad_left(format_duration(p.running_seconds), 8) + " ";
+    return text + sanitize_or_na(p.command);
+}
+
+}  // namespace
+
+void draw_process_block(Canvas& canvas, int top, const ScreenInput& in, const ScreenGeometry& g) {
+    const bool compact = g.layout.compact;
+    canvas.put(top, 0, title_text(in), kBold);
+    const std::string header = compact ? " GPU     PID USER        GPU MEM COMMAND"
+                                       : " GPU     PID USER        GPU MEM   CPU%      RSS     TIME COMMAND";
+    canvas.put(top + 1, 0, header, Style{Color::none, 0, false, false, false, true});
+    const auto& rows = in.view->processes;
+    if (rows.empty()) {
+        const char* message = in.unfiltered->processes.empty()
+                                  ? (in.unfiltered->processes_stale ? "Process data unavailable." : "No GPU processes running.")
+                                  : "No GPU processes match the selected filters.";
+        canvas.put(top + 2, 0, message);
+        return;
+    }
+    const UiState& state = *in.state;
+    const int count = static_cast<int>(rows.size());
+    const int offset = std::clamp(state.process_offset, 0, std::max(0, count - g.process_page_size));
+    const bool stale = in.unfiltered->processes_stale;
+    for (int i = 0; i < g.process_page_size && offset + i < count; ++i) {
+        const int index = offset + i;
+        const int row = top + 2 + i;
+        Style style = Style{}.with_dim(stale);
+        style.reverse = index == state.selection;
+        canvas.put(row, 0, row_text(rows[static_cast<std::size_t>(index)], compact), style);
+        if (style.reverse) canvas.set_style(row, 0, canvas.width() - 1, style);
+    }
+}
+
+}  // namespace musatop::tui

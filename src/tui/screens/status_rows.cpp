@@ -1,0 +1,42 @@
+// The two bottom rows: the status line (search prompt, errors, messages, notes)
+// and the key reminder.
+#include <string>
+
+#include "musatop/output/sanitize.hpp"
+#include "musatop/tui/screens/screen_input.hpp"
+
+namespace musatop::tui {
+namespace {
+
+std::string note_text(const Snapshot& unfiltered, const Snapshot& view) {
+    if (unfiltered.is_demo()) return "Demo data: synthetic GPUs and processes; mthreads-gmi is not run.";
+    for (const auto& d : view.devices)
+        if (d.power_limit_reason) return "Power limit N/A: GMI does not report a usable current limit (? for help).";
+    if (unfiltered.device_source_reason) return sanitize(*unfiltered.device_source_reason);
+    if (!unfiltered.musa_version && unfiltered.musa_version_reason)
+        return "MUSA Toolkit: " + sanitize(*unfiltered.musa_version_reason);
+    return {};
+}
+
+}  // namespace
+
+void draw_status_rows(Canvas& canvas, const ScreenInput& in, const Layout& layout) {
+    const UiState& state = *in.state;
+    const int status_row = canvas.height() - 2;
+    if (state.search_editing) {
+        canvas.put(status_row, 0, "/" + state.search_draft + "  [Enter apply, Esc cancel]", kBold);
+    } else if (!in.unfiltered->errors.empty()) {
+        std::string errors;
+        for (const auto& e : in.unfiltered->errors) errors += (errors.empty() ? "" : "; ") + e;
+        canvas.put(status_row, 0, errors, Style{Color::none, 0, true});
+    } else if (!state.message.empty() && in.now < state.message_expires_at) {
+        canvas.put(status_row, 0, state.message);
+    } else {
+        canvas.put(status_row, 0, note_text(*in.unfiltered, *in.view), kDim);
+    }
+    canvas.put(canvas.height() - 1, 0,
+               layout.wide_footer ? "q quit ? help g/G GPU h trend s/S sort / find r refresh k term Enter info"
+                                  : "q quit ? help g/G GPU h trend / find k term Enter info");
+}
+
+}  // namespace musatop::tui

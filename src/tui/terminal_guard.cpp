@@ -1,0 +1,61 @@
+#include "musatop/tui/terminal_guard.hpp"
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <csignal>
+
+namespace musatop::tui {
+namespace {
+
+// Signal handlers can only reach globals; these are written once before the
+// handlers are installed and read only by the handlers.
+struct termios saved_termios;
+volatile std::sig_atomic_t have_saved_termios = 0;
+volatile std::sig_atomic_t quit_signal = 0;
+
+constexpr int kQuitSignals[] = {SIGINT, SIGTERM, SIGHUP};
+constexpr int kFatalSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+
+void on_quit_signal(int signal) { quit_signal = signal; }
+
+// Async-signal-safe only: tcsetattr and write, then die by the same signal.
+void on_fatal_signal(int signal) {
+    if (have_saved_termios) ::tcsetattr(STDIN_FILENO, TCSANOW, &saved_termios);
+    static const char reset[] = "\x1b[0m\x1b[?25h\x1b[?1049l\r\nmusatop: fatal error inside the UI\r\n";
+    if (::write(STDOUT_FILENO, reset, sizeof reset - 1) < 0) {
+        // Nothing left to report to.
+    }
+    ::signal(signal, SIG_DFL);
+    ::raise(signal);
+}
+
+void install(int signal, void (*handler)(int)) {
+    struct sigaction action {};
+    action.sa_handler = handler;
+    sigemptyset(&action.sa_mask);
+    ::sigaction(signal, &action, nullptr);
+}
+
+}  // namespace
+
+TerminalGuard::TerminalGuard() {
+    if (::tcgetattr(STDIN_FILENO, &saved_termios) == 0) {
+        have_saved_termios = 1;
+        saved_ = true;
+    }
+    quit_signal = 0;
+    for (int s : kQuitSignals) install(s, on_quit_signal);
+    for (int s : kFatalSignals) install(s, on_fatal_signal);
+}
+
+TerminalGuard::~TerminalGuard() {
+    for (int s : kFatalSignals) ::signal(s, SIG_DFL);
+    for (int s : kQuitSignals) ::signal(s, SIG_DFL);
+    if (saved_) ::tcsetattr(STDIN_FILENO, TCSADRAIN, &saved_termios);
+    have_saved_termios = 0;
+}
+
+bool TerminalGuard::quit_requested() { return quit_signal != 0; }
+
+}  // namespace musatop::tui
