@@ -77,6 +77,11 @@ Result<std::unique_ptr<CursesTerminal>> CursesTerminal::open(bool want_color) {
     ::nonl();
     ::keypad(stdscr, TRUE);
     ::set_escdelay(25);
+    // Home/End as screen, tmux and the Linux console send them, whatever TERM says.
+    ::define_key("\x1b[1~", KEY_HOME);
+    ::define_key("\x1b[4~", KEY_END);
+    ::define_key("\x1b[H", KEY_HOME);
+    ::define_key("\x1b[F", KEY_END);
     ::curs_set(0);
     terminal->init_colors(want_color);
     return terminal;

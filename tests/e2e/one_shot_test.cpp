@@ -67,12 +67,9 @@ std::vector<std::string> lines_of(const std::string& text) {
 }
 
 std::string process_table_with(const std::vector<std::pair<int, long>>& rows) {
-    std::string text = "Processes:\nID   PID           Process name                           GPU Memory\n"
-                       "                                                               Usage\n"
-                       "+-------------------------------------------------------------------+\n";
-    for (const auto& [gpu, pid] : rows)
-        text += std::to_string(gpu) + "    " + std::to_string(pid) + "         /usr/bin/sleep 300      111MiB\n";
-    return text + "---------------------------------------------------------------------\n";
+    std::vector<FakeProcessRow> table;
+    for (const auto& [gpu, pid] : rows) table.push_back({gpu, pid, "/usr/bin/sleep 300", 111});
+    return gmi_process_table(table);
 }
 
 void expect_no_fake_left_running(const Scenario& scenario) {

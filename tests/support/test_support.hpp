@@ -52,11 +52,12 @@ inline bool wait_until_dead(pid_t pid, std::chrono::milliseconds limit = std::ch
 // Polls `condition` until it holds or `limit` passes: a bounded wait for a state,
 // never a fixed sleep.
 template <typename Condition>
-bool wait_for(Condition condition, std::chrono::milliseconds limit = std::chrono::seconds(10)) {
+bool wait_for(Condition condition, std::chrono::milliseconds limit = std::chrono::seconds(10),
+              std::chrono::milliseconds poll = std::chrono::milliseconds(1)) {
     const auto give_up = std::chrono::steady_clock::now() + limit;
     while (!condition()) {
         if (std::chrono::steady_clock::now() >= give_up) return false;
-        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        std::this_thread::sleep_for(poll);
     }
     return true;
 }

@@ -47,8 +47,8 @@ ScreenGeometry draw_screen(Canvas& canvas, const ScreenInput& in) {
                              in.view ? longest_used_total(*in.view) : 0};
     g.layout = compute_layout(layout_input);
     if (g.layout.too_small) {
-        canvas.put(0, 0, "Terminal too small: resize to at least " + std::to_string(kMinWidth) + "x" +
-                             std::to_string(kMinHeight) + ".");
+        canvas.put(0, 0, "Terminal too small: resize to " + std::to_string(kMinWidth) + "x" +
+                             std::to_string(kMinHeight) + " or more.");
         canvas.put(1, 0, "Press q or Ctrl-C to quit.");
         return g;
     }
