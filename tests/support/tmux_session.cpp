@@ -81,6 +81,12 @@ void TmuxSession::resize(int width, int height) const {
     tmux({"resize-window", "-t", "main", "-x", std::to_string(width), "-y", std::to_string(height)});
 }
 
+void TmuxSession::signal_program(const std::string& signal_name) const {
+    std::string pane = tmux({"list-panes", "-t", "main", "-F", "#{pane_pid}"});
+    while (!pane.empty() && pane.back() == '\n') pane.pop_back();
+    scenario_.run_script("pkill -" + signal_name + " -P " + pane + " -x musatop\n");
+}
+
 bool TmuxSession::wait_for(const std::string& text, std::chrono::milliseconds limit) const {
     return musatop::testing::wait_for([&] { return screen().find(text) != std::string::npos; }, limit, kPoll);
 }

@@ -25,6 +25,8 @@ public:
     void keys(const std::vector<std::string>& tmux_keys) const;  // e.g. {"Down", "Enter"}
     void type(const std::string& text) const;                    // literal characters
     void resize(int width, int height) const;
+    // Sends a signal to this session's musatop only (the child of the pane's shell).
+    void signal_program(const std::string& signal_name) const;
 
     // Bounded waits for a state of the screen (or of the program).
     bool wait_for(const std::string& text, std::chrono::milliseconds limit = std::chrono::seconds(10)) const;

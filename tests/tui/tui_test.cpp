@@ -338,7 +338,7 @@ TEST(TuiTerminate, DefaultIsNoAndStaleIdentityIsRefused) {
     ASSERT_TRUE(tui.wait_for(" sleep 300"));
     for (const char* cancel : {"Enter", "n", "Escape", "q"}) {
         tui.keys({"k"});
-        ASSERT_TRUE(tui.wait_for("Terminate this process with SIGTERM?")) << cancel;
+        ASSERT_TRUE(tui.wait_for("Terminate this process with SIGTERM?")) << cancel << tui.screen();
         tui.keys({cancel});
         ASSERT_TRUE(tui.wait_for("Termination cancelled.")) << cancel;
         ASSERT_TRUE(tui.wait_for_absent("Termination cancelled.", 6s));
@@ -389,8 +389,7 @@ TEST(TuiExit, SignalsAndCtrlCRestoreTheTerminal) {
         if (std::string(how) == "C-c") {
             tui.keys({"C-c"});
         } else {
-            // The fake's parent is musatop: signal it through the process tree.
-            scenario.run_script(std::string("pkill -") + how + " -f '^" + MUSATOP_BINARY + " --interval'\n");
+            tui.signal_program(how);
         }
         ASSERT_TRUE(tui.wait_for_exit()) << how;
         EXPECT_EQ(tui.exit_code(), 0) << how;
