@@ -1,8 +1,33 @@
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <string>
 #include <vector>
 
 #include "musatop/cli/app.hpp"
 
+namespace {
+
+// A closed standard descriptor would be handed to the next file musatop opens, and
+// output meant for the terminal would land there. Park /dev/null on it instead;
+// a closed stdout is then reported when output is written.
+bool protect_standard_descriptors() {
+    bool stdout_closed = false;
+    for (int fd = 0; fd <= 2; ++fd) {
+        if (::fcntl(fd, F_GETFD) != -1) continue;
+        stdout_closed = stdout_closed || fd == STDOUT_FILENO;
+        const int opened = ::open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
+        if (opened >= 0 && opened != fd) {
+            ::dup2(opened, fd);
+            ::close(opened);
+        }
+    }
+    return stdout_closed;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
-    return musatop::cli::run_program(std::vector<std::string>(argv + 1, argv + argc));
+    const bool stdout_closed = protect_standard_descriptors();
+    return musatop::cli::run_program(std::vector<std::string>(argv + 1, argv + argc), stdout_closed);
 }

@@ -25,12 +25,16 @@ std::unique_ptr<Collector> make_collector(const Options& options) {
 
 }  // namespace
 
-int run_program(const std::vector<std::string>& args) {
+int run_program(const std::vector<std::string>& args, bool stdout_closed) {
     const ParseResult parsed = parse_command_line(args);
     std::cout << parsed.stdout_text << std::flush;
     std::cerr << parsed.stderr_text << std::flush;
     if (parsed.exit_code) return *parsed.exit_code;
     const Options& options = parsed.options;
+    if (stdout_closed) {
+        std::cerr << "musatop: cannot write the output: standard output is closed\n";
+        return 1;
+    }
     try {
         auto collector = make_collector(options);
         const bool interactive = ::isatty(STDIN_FILENO) && ::isatty(STDOUT_FILENO);

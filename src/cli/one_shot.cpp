@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstring>
 #include <csignal>
 
 #include "musatop/model/view_filter.hpp"
@@ -26,16 +27,17 @@ void on_interrupt(int) {
     if (interrupt_fd >= 0 && ::write(interrupt_fd, &one, sizeof one) < 0) interrupted = 1;
 }
 
-// False when the reader went away (EPIPE): nothing more to say, and not a failure.
-bool write_all(const std::string& text) {
+// 0 when written, or when the reader went away (EPIPE: `| head` is not a failure);
+// otherwise the errno of the failed write.
+int write_all(const std::string& text) {
     std::size_t done = 0;
     while (done < text.size()) {
         const ssize_t n = ::write(STDOUT_FILENO, text.data() + done, text.size() - done);
         if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) return false;
+        if (n < 0) return errno == EPIPE ? 0 : errno;
         done += static_cast<std::size_t>(n);
     }
-    return true;
+    return 0;
 }
 
 }  // namespace
@@ -53,7 +55,11 @@ int run_one_shot(const Options& options, Collector& collector) {
     interrupt_fd = -1;
     if (interrupted) return 130;
     const Snapshot view = apply_view(snapshot, options.filter);
-    write_all(options.json ? render_json(view) : render_text(view));
+    if (const int error = write_all(options.json ? render_json(view) : render_text(view))) {
+        const std::string message = std::string("musatop: cannot write the output: ") + std::strerror(error) + "\n";
+        [[maybe_unused]] const ssize_t reported = ::write(STDERR_FILENO, message.data(), message.size());
+        return 1;
+    }
     return snapshot.failed() ? 1 : 0;
 }
 

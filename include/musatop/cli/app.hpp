@@ -6,6 +6,7 @@
 
 namespace musatop::cli {
 
-int run_program(const std::vector<std::string>& args);
+// `stdout_closed`: the program was started with no standard output at all.
+int run_program(const std::vector<std::string>& args, bool stdout_closed = false);
 
 }  // namespace musatop::cli

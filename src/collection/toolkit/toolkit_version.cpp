@@ -101,20 +101,26 @@ bool is_valid_toolkit_version(const std::string& text) {
     return true;
 }
 
+MetadataVersion parse_toolkit_metadata(std::string_view content) {
+    if (utf8::repair(content) != content) return MetadataVersion{std::nullopt, "Toolkit metadata is not valid UTF-8 JSON"};
+    const auto document = nlohmann::json::parse(content, nullptr, false);
+    if (document.is_discarded()) return MetadataVersion{std::nullopt, "Toolkit metadata is not valid UTF-8 JSON"};
+    const MetadataVersion invalid{std::nullopt, "Toolkit metadata has no valid musa_toolkits.version string"};
+    if (!document.is_object() || !document.contains("musa_toolkits")) return invalid;
+    const auto& toolkits = document["musa_toolkits"];
+    if (!toolkits.is_object() || !toolkits.contains("version") || !toolkits["version"].is_string()) return invalid;
+    const std::string version(gmi::trim(toolkits["version"].get<std::string>()));
+    if (!is_valid_toolkit_version(version)) return invalid;
+    return MetadataVersion{version, {}};
+}
+
 ToolkitVersion read_toolkit_metadata(const std::string& source) {
     const auto file = procfs::read_file(source);
     if (file.error == ENOENT || file.error == ENOTDIR) return unknown(source, "Toolkit metadata file is missing");
     if (!file.ok()) return unknown(source, std::string("Toolkit metadata is unreadable: ") + std::strerror(file.error));
-    if (utf8::repair(file.content) != file.content) return unknown(source, "Toolkit metadata is not valid UTF-8 JSON");
-    const auto document = nlohmann::json::parse(file.content, nullptr, false);
-    if (document.is_discarded()) return unknown(source, "Toolkit metadata is not valid UTF-8 JSON");
-    const auto invalid = [&] { return unknown(source, "Toolkit metadata has no valid musa_toolkits.version string"); };
-    if (!document.is_object() || !document.contains("musa_toolkits")) return invalid();
-    const auto& toolkits = document["musa_toolkits"];
-    if (!toolkits.is_object() || !toolkits.contains("version") || !toolkits["version"].is_string()) return invalid();
-    const std::string version(gmi::trim(toolkits["version"].get<std::string>()));
-    if (!is_valid_toolkit_version(version)) return invalid();
-    return ToolkitVersion{version, source, std::nullopt};
+    auto parsed = parse_toolkit_metadata(file.content);
+    if (!parsed.version) return unknown(source, std::move(parsed.reason));
+    return ToolkitVersion{std::move(parsed.version), source, std::nullopt};
 }
 
 SearchPlaces search_places_from_environment() {

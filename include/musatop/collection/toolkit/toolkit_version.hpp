@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace musatop::toolkit {
 
@@ -26,8 +27,15 @@ SearchPlaces search_places_from_environment();
 
 ToolkitVersion detect_toolkit_version(const SearchPlaces& places);
 
-// The metadata rules alone, for one version.json.
+// The metadata rules for one version.json file.
 ToolkitVersion read_toolkit_metadata(const std::string& version_json_path);
+
+// The same rules on the file's content (pure): a version, or why there is none.
+struct MetadataVersion {
+    std::optional<std::string> version;
+    std::string reason;
+};
+MetadataVersion parse_toolkit_metadata(std::string_view content);
 
 bool is_valid_toolkit_version(const std::string& text);
 
