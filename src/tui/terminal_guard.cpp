@@ -12,12 +12,12 @@ namespace {
 // handlers are installed and read only by the handlers.
 struct termios saved_termios;
 volatile std::sig_atomic_t have_saved_termios = 0;
-volatile std::sig_atomic_t quit_signal = 0;
+volatile std::sig_atomic_t pending_quit_signal = 0;
 
 constexpr int kQuitSignals[] = {SIGINT, SIGTERM, SIGHUP};
 constexpr int kFatalSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
 
-void on_quit_signal(int signal) { quit_signal = signal; }
+void on_quit_signal(int signal) { pending_quit_signal = signal; }
 
 // Async-signal-safe only: tcsetattr and write, then die by the same signal.
 void on_fatal_signal(int signal) {
@@ -44,7 +44,7 @@ TerminalGuard::TerminalGuard() {
         have_saved_termios = 1;
         saved_ = true;
     }
-    quit_signal = 0;
+    pending_quit_signal = 0;
     for (int s : kQuitSignals) install(s, on_quit_signal);
     for (int s : kFatalSignals) install(s, on_fatal_signal);
 }
@@ -56,6 +56,7 @@ TerminalGuard::~TerminalGuard() {
     have_saved_termios = 0;
 }
 
-bool TerminalGuard::quit_requested() { return quit_signal != 0; }
+bool TerminalGuard::quit_requested() { return pending_quit_signal != 0; }
+int TerminalGuard::quit_signal() { return pending_quit_signal; }
 
 }  // namespace musatop::tui

@@ -1,5 +1,6 @@
 #include "musatop/tui/tui_app.hpp"
 
+#include <signal.h>
 #include <unistd.h>
 
 #include <clocale>
@@ -139,6 +140,7 @@ int run_tui(const cli::Options& options, std::unique_ptr<Collector> collector) {
     sampler.start();
 
     std::string failure;
+    int signal_received = 0;
     {
         TerminalGuard guard;
         const bool want_color = !options.no_color && !std::getenv("NO_COLOR");
@@ -152,13 +154,15 @@ int run_tui(const cli::Options& options, std::unique_ptr<Collector> collector) {
                 failure = std::string("internal error in the UI: ") + error.what();
             }
         }
+        signal_received = TerminalGuard::quit_signal();
     }  // terminal restored here, before anything is printed
     sampler.stop();
     if (!failure.empty()) {
         std::cerr << "musatop: " << failure << "\n";
         return 1;
     }
-    return 0;
+    // Ctrl-C is the quit key; SIGTERM and SIGHUP end the program the usual way.
+    return (signal_received == SIGTERM || signal_received == SIGHUP) ? 128 + signal_received : 0;
 }
 
 }  // namespace musatop::tui

@@ -4,6 +4,8 @@
 #include <signal.h>
 #include <sys/wait.h>
 
+#include <map>
+
 #include "musatop/output/sanitize.hpp"
 #include "scenario.hpp"
 #include "tmux_session.hpp"
@@ -381,7 +383,8 @@ TEST(TuiTerminate, ExitedProcessIsRefused) {
 }
 
 TEST(TuiExit, SignalsAndCtrlCRestoreTheTerminal) {
-    for (const char* how : {"C-c", "TERM", "HUP"}) {
+    const std::map<std::string, int> expected_exit = {{"C-c", 0}, {"TERM", 143}, {"HUP", 129}, {"SEGV", 139}};
+    for (const char* how : {"C-c", "TERM", "HUP", "SEGV"}) {
         Scenario scenario;
         eight_gpus(scenario);
         TmuxSession tui(scenario, {"--interval", "0.2"}, 80, 24);
@@ -392,7 +395,7 @@ TEST(TuiExit, SignalsAndCtrlCRestoreTheTerminal) {
             tui.signal_program(how);
         }
         ASSERT_TRUE(tui.wait_for_exit()) << how;
-        EXPECT_EQ(tui.exit_code(), 0) << how;
+        EXPECT_EQ(tui.exit_code(), expected_exit.at(how)) << how;  // SEGV: a crash inside the UI
         EXPECT_EQ(tui.stty_before(), tui.stty_after()) << how;
     }
 }

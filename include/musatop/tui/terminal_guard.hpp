@@ -15,6 +15,8 @@ public:
     ~TerminalGuard();  // restores the saved settings and the signal handlers
 
     static bool quit_requested();
+    // The signal that asked to quit (0 if none).
+    static int quit_signal();
 
 private:
     bool saved_ = false;

@@ -1,0 +1,334 @@
+// The pure parts of the screen: layout, key handling, and whole frames drawn into a
+// Canvas from synthetic data (the reference screens of the Python tool).
+#include <gtest/gtest.h>
+
+#include "musatop/tui/controller.hpp"
+#include "musatop/tui/layout.hpp"
+#include "musatop/tui/screens/main_screen.hpp"
+
+using namespace musatop;
+using namespace musatop::tui;
+
+namespace {
+
+Snapshot reference_snapshot(int gpus = 8, int processes = 12) {
+    Snapshot s;
+    s.sampled_at = WallTime(std::chrono::seconds(1767268800));  // 2026-01-01T12:00:00Z
+    s.driver_version = "test-driver";
+    s.gmi_version = "test-gmi";
+    s.musa_version = "test-musa";
+    s.host.hostname = "test-host";
+    s.host.cpu_percent = 30;
+    s.host.memory_used_bytes = 1LL << 30;
+    s.host.memory_total_bytes = 8LL << 30;
+    for (int i = 0; i < gpus; ++i) {
+        Device d;
+        d.index = i;
+        d.name = "MTT-S5000-" + std::to_string(i);
+        d.uuid = "uuid-" + std::to_string(i);
+        d.gpu_utilization_percent = 25;
+        d.memory_used_bytes = 2LL << 30;
+        d.memory_total_bytes = 80LL << 30;
+        d.temperature_c = 40;
+        d.power_draw_w = 120;
+        d.power_limit_w = 300;
+        s.devices.push_back(d);
+    }
+    for (int i = 0; i < processes; ++i) {
+        GpuProcess p;
+        p.device_index = i % std::max(1, gpus);
+        p.pid = 1000 + i;
+        p.gpu_memory_bytes = static_cast<std::int64_t>(12 - i) << 20;
+        p.username = "test-user";
+        p.command = "python workload_" + std::to_string(i) + ".py --long-argument=" + std::string(160, 'x');
+        p.cpu_percent = i;
+        p.rss_bytes = 1 << 20;
+        p.running_seconds = 120;
+        p.create_time = 100;
+        p.status = ProcessStatus::ok;
+        s.processes.push_back(p);
+    }
+    return s;
+}
+
+History reference_history(const Snapshot& s) {
+    History h;
+    Snapshot peak = s;
+    for (auto& d : peak.devices) {
+        d.gpu_utilization_percent = 99;
+        d.memory_used_bytes = static_cast<std::int64_t>(0.69 * (80LL << 30));
+    }
+    peak.host.cpu_percent = 30;
+    peak.host.memory_used_bytes = static_cast<std::int64_t>(0.12 * (8LL << 30));
+    for (int t = 701; t <= 1000; ++t) h.record(peak, t);
+    return h;
+}
+
+struct Frame {
+    explicit Frame(Snapshot snapshot) : unfiltered(std::move(snapshot)) {}
+    Snapshot unfiltered;
+    Snapshot view;
+    History history;
+    UiState state;
+    Canvas canvas{80, 24};
+    ScreenGeometry geometry;
+};
+
+void draw(Frame& f, int width, int height) {
+    f.view = apply_view(f.unfiltered, effective_filter(f.state));
+    f.canvas = Canvas(width, height);
+    ScreenInput in;
+    in.unfiltered = &f.unfiltered;
+    in.view = &f.view;
+    in.history = &f.history;
+    in.state = &f.state;
+    in.now_second = 1000;
+    in.now = 1000;
+    in.title = "musatop 0.2.1";
+    f.geometry = draw_screen(f.canvas, in);
+}
+
+Frame reference_frame(int width, int height) {
+    Frame f(reference_snapshot());
+    f.history = reference_history(f.unfiltered);
+    draw(f, width, height);
+    return f;
+}
+
+ScreenContext context_of(const Frame& f) {
+    ScreenContext c;
+    c.unfiltered = &f.unfiltered;
+    c.processes = f.view.processes;
+    c.devices = f.view.devices;
+    c.process_page_size = f.geometry.process_page_size;
+    c.device_page_size = f.geometry.layout.device_page_size;
+    return c;
+}
+
+}  // namespace
+
+TEST(Layout, SizeRules) {
+    const auto l = [](int w, int h, bool trends = true) { return compute_layout({w, h, trends, false, 11}); };
+    EXPECT_EQ(l(80, 24).bar_width, 10);
+    EXPECT_EQ(l(100, 34).bar_width, 20);
+    EXPECT_EQ(l(120, 34).bar_width, 30);
+    EXPECT_EQ(l(140, 34).bar_width, 40);
+    EXPECT_EQ(l(79, 24).bar_width, 8);
+    EXPECT_EQ(l(60, 24).bar_width, 6);
+    EXPECT_EQ(l(80, 24).trend_height, 9);
+    EXPECT_EQ(l(80, 24).device_page_size, 4);
+    EXPECT_EQ(l(80, 34).trend_height, 13);
+    EXPECT_EQ(l(80, 34).device_page_size, 8);
+    EXPECT_EQ(l(80, 18).trend_height, 7);
+    EXPECT_EQ(l(80, 18).device_page_size, 2);
+    EXPECT_EQ(l(80, 17).trend_height, 0);
+    EXPECT_EQ(l(80, 24, false).device_page_size, 13);
+    EXPECT_TRUE(l(79, 24).compact && !l(79, 24).host_panel && l(79, 24).name_width == 0);
+    EXPECT_TRUE(l(59, 24).too_small && l(60, 11).too_small && !l(60, 12).too_small);
+    EXPECT_EQ(compute_layout({80, 24, true, false, 17}).memory_width, 17);
+}
+
+TEST(Screen, Reference80x24) {
+    const Frame f = reference_frame(80, 24);
+    const Canvas& c = f.canvas;
+    EXPECT_EQ(c.row_text(0), "musatop 0.2.1 | test-host | CPU 30% | RAM 1.0GiB/8.0GiB");
+    EXPECT_EQ(c.row_text(1), "Driver test-driver  GMI test-gmi  MUSA test-musa");
+    EXPECT_EQ(c.row_text(2), "Sample 2026-01-01T12:00:00.000000+00:00 GPUs 1-4/8");
+    EXPECT_EQ(c.row_text(3), "GPU NAME         UTIL            VRAM                 USED/TOTAL TEMP   POWER W");
+    EXPECT_EQ(c.row_text(4), "  0 MTT-S5000-0  ██▌         25% ▎            2%     2.0/80.0GiB  40C   120/300");
+    EXPECT_EQ(c.row_text(8), "┌ Trend CPU Now 30% 100% ──────────────┬ ALL 8 VRAM Now 2% 100% ──────────────┐");
+    EXPECT_EQ(c.row_text(9), "│                                      │                                      │");
+    EXPECT_EQ(c.row_text(10), "│                                      │" + std::string() +
+                                  "⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿│");
+    EXPECT_EQ(c.row_text(11), "│⣶⣶⣶⣶⣶⣶⣶⣶⣶⣶⣶⣶⣶⣶⣶⣶⣶⣶⣶⣶⣶⣶⣶⣶⣶⣶⣶⣶⣶⣶⣶⣶⣶⣶⣶⣶⣶⣶│⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿│");
+    EXPECT_EQ(c.row_text(12), "├5m─────────────3m────0%───────1m───now┼5m─────────────3m────0%───────1m───now┤");
+    EXPECT_EQ(c.row_text(13), "│⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉│⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿│");
+    EXPECT_EQ(c.row_text(15), "│                                      │⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿│");
+    EXPECT_EQ(c.row_text(16), "└ RAM Now 12% 100% | 5 min peaks ──────┴ UTIL Now 25% 100% ───────────────────┘");
+    EXPECT_EQ(c.row_text(17), "Processes 12 | sort=gpu_memory");
+    EXPECT_EQ(c.row_text(18), " GPU     PID USER        GPU MEM   CPU%      RSS     TIME COMMAND");
+    EXPECT_EQ(c.row_text(19).substr(0, 79).size(), c.row_text(19).size());
+    EXPECT_EQ(c.row_text(19).rfind("   0    1000 test-user      12MiB      0     1MiB 00:02:00 python workload_0.py", 0), 0u);
+    EXPECT_EQ(c.row_text(21).rfind("   2    1002", 0), 0u);
+    EXPECT_EQ(c.row_text(22), "");
+    EXPECT_EQ(c.row_text(23), "q quit ? help g/G GPU h trend s/S sort / find r refresh k term Enter info");
+    EXPECT_TRUE(c.at(19, 0).style.reverse);  // the selected row
+    EXPECT_EQ(c.at(4, 17).style.color, Color::gradient);
+    EXPECT_EQ(c.at(10, 40).style.color, Color::vram);
+    EXPECT_EQ(c.at(13, 40).style.color, Color::util);
+}
+
+TEST(Screen, Reference60x18) {
+    const Frame f = reference_frame(60, 18);
+    EXPECT_EQ(f.canvas.row_text(3), "GPU UTIL        VRAM             USED/TOTAL TEMP   POWER W");
+    EXPECT_EQ(f.canvas.row_text(6), "┌ Trend ALL 8 VRAM Now 2% 100% ───────────────────────────┐");
+    // 57 cells = 114 samples: the oldest second lands in sample column 1.
+    EXPECT_EQ(f.canvas.row_text(7).substr(0, 9), "│⢀⣀");
+    EXPECT_EQ(f.canvas.row_text(12), "└ UTIL Now 25% 100% | 5 min peaks ────────────────────────┘");
+    EXPECT_EQ(f.canvas.row_text(14), " GPU     PID USER        GPU MEM COMMAND");
+    EXPECT_EQ(f.canvas.row_text(15), "   0    1000 test-user      12MiB python workload_0.py --lo");
+    EXPECT_EQ(f.geometry.process_page_size, 1);
+}
+
+TEST(Screen, StaleAndUnknownValues) {
+    Frame f = reference_frame(80, 24);
+    f.unfiltered.devices_stale = true;
+    f.unfiltered.devices[0].gpu_utilization_percent.reset();
+    f.unfiltered.devices[0].memory_total_bytes = 0;
+    f.unfiltered.devices[1].gpu_utilization_percent = 0;
+    f.unfiltered.devices[2].power_limit_w.reset();
+    f.unfiltered.devices[2].power_limit_reason = "Current power limit is not reported by GMI";
+    f.unfiltered.errors = {"devices: GMI command timed out: mthreads-gmi -q --json"};
+    draw(f, 80, 24);
+    const Canvas& c = f.canvas;
+    EXPECT_EQ(c.row_text(2), "GPU DATA STALE GPUs 1-4/8");
+    EXPECT_EQ(c.row_text(4), "  0 MTT-S5000-0  ░░░░░░░░░░  N/A ░░░░░░░░░░  N/A     2.0GiB/0MiB  40C   120/300");
+    EXPECT_EQ(c.row_text(5), "  1 MTT-S5000-1               0% ▎            2%     2.0/80.0GiB  40C   120/300");
+    EXPECT_EQ(c.row_text(6), "  2 MTT-S5000-2  ██▌         25% ▎            2%     2.0/80.0GiB  40C   120/N/A");
+    EXPECT_EQ(c.row_text(8), "┌ Trend CPU Now 30% 100% ──────────────┬ ALL 8 VRAM Now N/A 100% STALE ───────┐");
+    EXPECT_EQ(c.row_text(16), "└ RAM Now 12% 100% | 5 min peaks ──────┴ UTIL Now N/A 100% STALE ─────────────┘");
+    EXPECT_EQ(c.row_text(22), "devices: GMI command timed out: mthreads-gmi -q --json");
+    EXPECT_TRUE(c.at(4, 0).style.dim);
+    EXPECT_TRUE(c.at(10, 40).style.dim);   // GPU panel
+    EXPECT_FALSE(c.at(11, 1).style.dim);  // host panel
+}
+
+TEST(Screen, EmptyAndUnavailable) {
+    Frame f{Snapshot{}};
+    f.unfiltered.devices_stale = f.unfiltered.processes_stale = true;
+    draw(f, 80, 24);
+    EXPECT_EQ(f.canvas.row_text(0), "musatop 0.2.1 | N/A | CPU N/A | RAM N/A/N/A");
+    EXPECT_EQ(f.canvas.row_text(2), "GPU DATA STALE | PROCESS DATA STALE");
+    EXPECT_EQ(f.canvas.row_text(4), "GPU data unavailable.");
+    EXPECT_EQ(f.canvas.row_text(16), "Process data unavailable.");
+    f.unfiltered.devices_stale = f.unfiltered.processes_stale = false;
+    draw(f, 80, 24);
+    EXPECT_EQ(f.canvas.row_text(4), "No GPUs found.");
+    EXPECT_EQ(f.canvas.row_text(16), "No GPU processes running.");
+}
+
+TEST(Screen, LongHostnameNeverHidesHostMetrics) {
+    Frame f = reference_frame(60, 24);
+    f.unfiltered.host.hostname = "worker33083-very-long-hostname-that-does-not-fit.example.com";
+    f.unfiltered.host.cpu_percent = 100;
+    f.unfiltered.host.memory_used_bytes = 500LL << 30;
+    f.unfiltered.host.memory_total_bytes = 1024LL << 30;
+    draw(f, 60, 24);
+    EXPECT_EQ(f.canvas.row_text(0), "musatop 0.2.1 | worker~ | CPU 100% | RAM 500.0GiB/1024.0GiB");
+    draw(f, 80, 24);
+    EXPECT_EQ(f.canvas.row_text(0), "musatop 0.2.1 | worker33083-very-long-host~ | CPU 100% | RAM 500.0GiB/1024.0GiB");
+}
+
+TEST(Screen, MixedMemoryUnitsNeverMoveThePercentColumns) {
+    for (int width : {60, 79, 80, 140}) {
+        std::vector<std::size_t> positions;
+        for (long mib : {0L, 1L, 900L, 1023L, 1024L, 81920L}) {
+            Frame f = reference_frame(width, 24);
+            f.unfiltered.devices[0].memory_used_bytes = mib << 20;
+            draw(f, width, 24);
+            const std::string row = f.canvas.row_text(4);
+            EXPECT_EQ(row.substr(row.size() - 7), "120/300") << width << " " << mib;
+            positions.push_back(f.canvas.row_text(4).find('%'));
+        }
+        for (auto p : positions) EXPECT_EQ(p, positions.front()) << width;
+    }
+}
+
+TEST(Controller, SelectionFollowsItsProcessAcrossUpdates) {
+    Frame f = reference_frame(80, 24);
+    auto context = context_of(f);
+    handle_key(f.state, Key{KeyKind::down}, context);
+    EXPECT_EQ(f.state.selection, 1);
+    handle_key(f.state, Key::character('S'), context);  // reversed: PID 1001 moves
+    draw(f, 80, 24);
+    context = context_of(f);
+    on_new_data(f.state, context);
+    EXPECT_EQ(context.processes[static_cast<std::size_t>(f.state.selection)].pid, 1001);
+    handle_key(f.state, Key::character('g'), context);
+    EXPECT_EQ(f.state.trend_target, "uuid:uuid-0");  // independent of the selection
+    EXPECT_EQ(context.processes[static_cast<std::size_t>(f.state.selection)].pid, 1001);
+}
+
+TEST(Controller, TrendTargetCyclesAndFallsBackToAll) {
+    Frame f = reference_frame(80, 24);
+    auto context = context_of(f);
+    handle_key(f.state, Key::character('G'), context);
+    EXPECT_EQ(f.state.trend_target, "uuid:uuid-7");
+    handle_key(f.state, Key::character('g'), context);
+    EXPECT_FALSE(f.state.trend_target);
+    handle_key(f.state, Key::character('g'), context);
+    EXPECT_EQ(f.state.trend_target, "uuid:uuid-0");
+    f.state.filter.gpu_indices = std::set<std::int64_t>{3};
+    draw(f, 80, 24);
+    context = context_of(f);
+    on_new_data(f.state, context);
+    EXPECT_FALSE(f.state.trend_target);
+}
+
+TEST(Controller, SearchEditing) {
+    Frame f = reference_frame(80, 24);
+    const auto context = context_of(f);
+    handle_key(f.state, Key::character('/'), context);
+    for (char c : std::string("workload_9x")) handle_key(f.state, Key::character(c), context);
+    handle_key(f.state, Key{KeyKind::backspace}, context);
+    EXPECT_EQ(f.state.search_draft, "workload_9");
+    handle_key(f.state, Key::character('q'), context);  // typed, not quit
+    handle_key(f.state, Key{KeyKind::backspace}, context);
+    EXPECT_EQ(handle_key(f.state, Key{KeyKind::enter}, context), Effect::redraw);
+    EXPECT_EQ(f.state.filter.search, "workload_9");
+    handle_key(f.state, Key::character('/'), context);
+    handle_key(f.state, Key::character('X'), context);
+    handle_key(f.state, Key{KeyKind::escape}, context);
+    EXPECT_EQ(f.state.filter.search, "workload_9");
+    draw(f, 80, 24);
+    EXPECT_EQ(f.canvas.row_text(17), "Processes 1 | sort=gpu_memory | search=workload_9");
+}
+
+TEST(Controller, TerminationDialogKeepsItsTargetAndDefaultsToNo) {
+    Frame f = reference_frame(80, 24);
+    auto context = context_of(f);
+    handle_key(f.state, Key::character('k'), context);
+    ASSERT_EQ(f.state.modal, Modal::confirm);
+    EXPECT_EQ(f.state.modal_process->pid, 1000);
+    f.state.selection = 5;  // later selection changes never retarget
+    EXPECT_EQ(handle_key(f.state, Key::character('x'), context), Effect::redraw);
+    EXPECT_EQ(f.state.modal, Modal::confirm);
+    EXPECT_EQ(handle_key(f.state, Key::character('y'), context), Effect::confirm_termination);
+    EXPECT_EQ(f.state.modal_process->pid, 1000);
+    handle_key(f.state, Key{KeyKind::enter}, context);
+    EXPECT_EQ(f.state.modal, Modal::none);
+    EXPECT_EQ(f.state.message, "Termination cancelled.");
+}
+
+TEST(Controller, DialogClosesWhenTheTargetChanges) {
+    for (int mutation = 0; mutation < 5; ++mutation) {
+        Frame f = reference_frame(80, 24);
+        auto context = context_of(f);
+        handle_key(f.state, Key::character('k'), context);
+        ASSERT_EQ(f.state.modal, Modal::confirm);
+        GpuProcess& row = f.unfiltered.processes[0];
+        switch (mutation) {
+            case 0: f.unfiltered.processes_stale = true; break;
+            case 1: f.unfiltered.processes.erase(f.unfiltered.processes.begin()); break;
+            case 2: row.create_time = 200; break;
+            case 3: row.status = ProcessStatus::access_denied; break;
+            case 4: row.device_uuid = "other"; break;
+        }
+        draw(f, 80, 24);
+        context = context_of(f);
+        on_new_data(f.state, context);
+        EXPECT_EQ(f.state.modal, Modal::none) << mutation;
+        EXPECT_EQ(f.state.message, "Termination cancelled: process changed or process data is stale.") << mutation;
+    }
+}
+
+TEST(Controller, UnverifiedProcessCannotOpenTheDialog) {
+    Frame f = reference_frame(80, 24);
+    f.unfiltered.processes[0].status = ProcessStatus::access_denied;
+    draw(f, 80, 24);
+    auto context = context_of(f);
+    handle_key(f.state, Key::character('k'), context);
+    EXPECT_EQ(f.state.modal, Modal::none);
+    EXPECT_EQ(f.state.message, "Cannot terminate: stale or unverified process data.");
+    EXPECT_EQ(handle_key(f.state, Key{KeyKind::interrupt}, context), Effect::quit);
+}
