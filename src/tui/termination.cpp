@@ -5,7 +5,6 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cmath>
 #include <cstring>
 
 #include "musatop/collection/procfs/proc_parse.hpp"
@@ -59,7 +58,7 @@ std::optional<double> process_create_time(std::int64_t pid) {
     const auto boot = procfs::parse_boot_time(proc_stat.content);
     if (!stat || !boot || stat->state == 'Z' || stat->state == 'X') return std::nullopt;
     const long ticks = ::sysconf(_SC_CLK_TCK) > 0 ? ::sysconf(_SC_CLK_TCK) : 100;
-    return std::round((static_cast<double>(*boot) + static_cast<double>(stat->start_ticks) / ticks) * 100.0) / 100.0;
+    return procfs::create_time_seconds(*boot, stat->start_ticks, ticks);
 }
 
 std::string terminate_process(const GpuProcess& target) {

@@ -5,24 +5,18 @@
 
 #include "scenario.hpp"
 #include "tmux_session.hpp"
+#include "tui_helpers.hpp"
 
 using namespace musatop::testing;
 
 namespace {
 
-bool has(const std::string& text, const std::string& needle) { return text.find(needle) != std::string::npos; }
 
 void eight_gpus(const Scenario& scenario) {
     scenario.set("query.out", gmi_device_json(8));
     scenario.set("summary.out", gmi_process_table({{0, 4000001, "/usr/bin/app", 5}}));
 }
 
-void quit(const TmuxSession& tui) {
-    tui.keys({"q"});
-    ASSERT_TRUE(tui.wait_for_exit());
-    EXPECT_EQ(tui.exit_code(), 0);
-    EXPECT_EQ(tui.stty_before(), tui.stty_after());
-}
 
 }  // namespace
 
@@ -37,7 +31,7 @@ TEST(TuiFaults, JsonChangesShapeBetweenSamplesThenRecovers) {
     EXPECT_TRUE(has(tui.screen(), "MTT-S5000-0"));  // last good data stays
     scenario.set("query.out", gmi_device_json(8));
     ASSERT_TRUE(tui.wait_for_absent("GPU DATA STALE"));
-    quit(tui);
+    quit_and_check_terminal(tui);
 }
 
 TEST(TuiFaults, GpusAppearAndDisappear) {
@@ -56,7 +50,7 @@ TEST(TuiFaults, GpusAppearAndDisappear) {
     EXPECT_TRUE(has(tui.screen(), "No GPU processes running."));
     scenario.set("query.out", gmi_device_json(8));
     ASSERT_TRUE(tui.wait_for("MTT-S5000-7"));
-    quit(tui);
+    quit_and_check_terminal(tui);
 }
 
 TEST(TuiFaults, ProcessRowsForAnUnknownGpu) {
@@ -67,7 +61,7 @@ TEST(TuiFaults, ProcessRowsForAnUnknownGpu) {
     scenario.set("summary.out", gmi_process_table({{9, 4000001, "/usr/bin/app", 5}}));
     ASSERT_TRUE(tui.wait_for("PROCESS DATA STALE"));
     EXPECT_TRUE(has(tui.screen(), "refers to a GPU absent"));
-    quit(tui);
+    quit_and_check_terminal(tui);
 }
 
 TEST(TuiFaults, HangingGmiKeepsTheScreenResponsiveAndQuitsAtOnce) {
@@ -82,7 +76,7 @@ TEST(TuiFaults, HangingGmiKeepsTheScreenResponsiveAndQuitsAtOnce) {
     ASSERT_TRUE(tui.wait_for("musatop 0.3.0 help"));  // the UI does not wait for GMI
     tui.keys({"Escape"});
     ASSERT_TRUE(tui.wait_for("Processes 1"));
-    quit(tui);  // stop cancels the hung calls instead of waiting 30 s
+    quit_and_check_terminal(tui);  // stop cancels the hung calls instead of waiting 30 s
     std::istringstream log(read_text(scenario.dir() / "calls.log"));
     for (std::string kind, pid; log >> kind >> pid;) EXPECT_TRUE(wait_until_dead(std::stoi(pid))) << kind;
 }
@@ -97,7 +91,7 @@ TEST(TuiFaults, ResizeStorm) {
     tui.resize(120, 34);
     ASSERT_TRUE(tui.wait_for("──────now┼"));
     EXPECT_TRUE(has(tui.screen(), "MTT-S5000-7"));
-    quit(tui);
+    quit_and_check_terminal(tui);
 }
 
 TEST(TuiSecurity, HostileTextNeverReachesTheTerminalRaw) {
@@ -118,5 +112,5 @@ TEST(TuiSecurity, HostileTextNeverReachesTheTerminalRaw) {
     ASSERT_TRUE(tui.wait_for("Full command:"));
     EXPECT_FALSE(has(tui.screen_with_escapes(), "\x1b[2J"));
     tui.keys({"Escape"});
-    quit(tui);
+    quit_and_check_terminal(tui);
 }

@@ -9,6 +9,7 @@
 #include "musatop/output/sanitize.hpp"
 #include "scenario.hpp"
 #include "tmux_session.hpp"
+#include "tui_helpers.hpp"
 
 using namespace musatop::testing;
 using namespace std::chrono_literals;
@@ -26,7 +27,6 @@ void eight_gpus(const Scenario& scenario, std::vector<FakeProcessRow> rows = {})
     scenario.set("version.out", "mthreads-gmi version : 2.3.3\n");
 }
 
-bool has(const std::string& text, const std::string& needle) { return text.find(needle) != std::string::npos; }
 
 // True when an SGR sequence sets a foreground or background colour (39/49 only reset).
 bool sets_a_colour(const std::string& screen) {
@@ -49,12 +49,6 @@ int row_of(const TmuxSession& tui, const std::string& needle) {
     return -1;
 }
 
-void quit(TmuxSession& tui) {
-    tui.keys({"q"});
-    ASSERT_TRUE(tui.wait_for_exit());
-    EXPECT_EQ(tui.exit_code(), 0);
-    EXPECT_EQ(tui.stty_before(), tui.stty_after());
-}
 
 }  // namespace
 
@@ -82,7 +76,7 @@ TEST(TuiLayout, At80x24) {
     for (const auto& line : lines) EXPECT_LE(musatop::display_width(line), 79) << line;
     tui.keys({"End"});
     EXPECT_TRUE(tui.wait_for(" 1011 "));
-    quit(tui);
+    quit_and_check_terminal(tui);
 }
 
 TEST(TuiLayout, TallAndWide) {
@@ -100,7 +94,7 @@ TEST(TuiLayout, TallAndWide) {
     const auto lines = tui.lines();
     EXPECT_EQ(lines[4], "  0 MTT-S5000-0  ███████▌                        25% ▊                                2%     2.0/80.0GiB  40C   120/300");
     EXPECT_EQ(lines[18], "├5m─────────────────────3m──────0%─────────────1m───────now┼5m─────────────────────3m──────0%─────────────1m───────now┤");
-    quit(tui);
+    quit_and_check_terminal(tui);
 }
 
 TEST(TuiLayout, NarrowHidesNamesAndHostPanel) {
@@ -125,7 +119,7 @@ TEST(TuiLayout, NarrowHidesNamesAndHostPanel) {
     EXPECT_TRUE(has(lines[15], "1000"));
     EXPECT_FALSE(has(tui.screen(), "1001"));
     for (const auto& line : lines) EXPECT_LE(musatop::display_width(line), 59) << line;
-    quit(tui);
+    quit_and_check_terminal(tui);
 }
 
 TEST(TuiLayout, TooSmallAndBack) {
@@ -140,7 +134,7 @@ TEST(TuiLayout, TooSmallAndBack) {
     ASSERT_TRUE(tui.wait_for_absent("Trend"));
     tui.resize(80, 24);
     ASSERT_TRUE(tui.wait_for("Trend CPU"));
-    quit(tui);
+    quit_and_check_terminal(tui);
 }
 
 TEST(TuiKeys, PagingTrendTargetAndHiding) {
@@ -169,7 +163,7 @@ TEST(TuiKeys, PagingTrendTargetAndHiding) {
     EXPECT_TRUE(has(tui.screen(), "MTT-S5000-7"));  // 13 GPU rows: all eight fit
     tui.keys({"h"});
     ASSERT_TRUE(tui.wait_for("Trend CPU"));
-    quit(tui);
+    quit_and_check_terminal(tui);
 }
 
 TEST(TuiKeys, SearchSortUserAndCompact) {
@@ -202,7 +196,7 @@ TEST(TuiKeys, SearchSortUserAndCompact) {
     ASSERT_TRUE(tui.wait_for(" GPU     PID USER        GPU MEM COMMAND"));
     tui.keys({"c"});
     ASSERT_TRUE(tui.wait_for("GPU MEM   CPU%"));
-    quit(tui);
+    quit_and_check_terminal(tui);
 }
 
 TEST(TuiKeys, NoMatchMessages) {
@@ -212,7 +206,7 @@ TEST(TuiKeys, NoMatchMessages) {
     ASSERT_TRUE(tui.wait_for("No GPUs match the selected filters."));
     EXPECT_TRUE(has(tui.screen(), "ALL 0 VRAM Now N/A"));
     EXPECT_TRUE(has(tui.screen(), "No GPU processes match the selected filters."));
-    quit(tui);
+    quit_and_check_terminal(tui);
 }
 
 TEST(TuiDialogs, HelpAndDetails) {
@@ -221,7 +215,7 @@ TEST(TuiDialogs, HelpAndDetails) {
     TmuxSession tui(scenario, {"--interval", "0.2"}, 80, 24);
     ASSERT_TRUE(tui.wait_for("Processes 12"));
     tui.keys({"?"});
-    ASSERT_TRUE(tui.wait_for("help"));
+    ASSERT_TRUE(tui.wait_for("musatop 0.3.0 help"));
     EXPECT_TRUE(has(tui.screen(), "Lines 1-21/"));
     tui.keys({"NPage", "NPage", "NPage", "NPage"});
     ASSERT_TRUE(tui.wait_for("power_limit_reason"));
@@ -234,7 +228,7 @@ TEST(TuiDialogs, HelpAndDetails) {
     EXPECT_TRUE(has(tui.screen(), "python workload_0.py --long-argument=xxxxxxxxxxxx"));
     tui.keys({"Escape"});
     ASSERT_TRUE(tui.wait_for("Processes 12"));
-    quit(tui);
+    quit_and_check_terminal(tui);
 }
 
 TEST(TuiModes, AsciiIsPureAscii) {
@@ -246,7 +240,7 @@ TEST(TuiModes, AsciiIsPureAscii) {
     for (unsigned char c : screen) ASSERT_LT(c, 0x80) << screen;
     EXPECT_TRUE(has(screen, "  0 MTT-S5000-0  ##          25%              2%"));
     EXPECT_TRUE(has(screen, "+5m-------------3m----0%-------1m---now+"));
-    quit(tui);
+    quit_and_check_terminal(tui);
 }
 
 TEST(TuiModes, NonUtf8LocaleFallsBackToAscii) {
@@ -255,7 +249,7 @@ TEST(TuiModes, NonUtf8LocaleFallsBackToAscii) {
     TmuxSession tui(scenario, {"--interval", "0.2"}, 80, 24, {"TERM=screen-256color", "LC_ALL=C", "LANG=C"});
     ASSERT_TRUE(tui.wait_for("Processes 12"));
     for (unsigned char c : tui.screen()) ASSERT_LT(c, 0x80);
-    quit(tui);
+    quit_and_check_terminal(tui);
 }
 
 TEST(TuiModes, ColourAndNoColour) {
@@ -266,7 +260,15 @@ TEST(TuiModes, ColourAndNoColour) {
         ASSERT_TRUE(colour.wait_for("Processes 12"));
         EXPECT_TRUE(sets_a_colour(colour.screen_with_escapes()));
         EXPECT_TRUE(has(colour.screen_with_escapes(), "38;5;"));  // 256-colour gradient
-        quit(colour);
+        quit_and_check_terminal(colour);
+    }
+    std::filesystem::remove(scenario.dir() / "exit");
+    {
+        TmuxSession eight(scenario, {"--interval", "0.2"}, 80, 24, {"TERM=screen"});  // 8 colours
+        ASSERT_TRUE(eight.wait_for("Processes 12"));
+        EXPECT_TRUE(sets_a_colour(eight.screen_with_escapes()));
+        EXPECT_FALSE(has(eight.screen_with_escapes(), "38;5;"));
+        quit_and_check_terminal(eight);
     }
     std::filesystem::remove(scenario.dir() / "exit");
     {
@@ -274,14 +276,14 @@ TEST(TuiModes, ColourAndNoColour) {
         ASSERT_TRUE(plain.wait_for("Processes 12"));
         const std::string screen = plain.screen_with_escapes();
         EXPECT_FALSE(sets_a_colour(screen)) << screen;
-        quit(plain);
+        quit_and_check_terminal(plain);
     }
     std::filesystem::remove(scenario.dir() / "exit");
     {
         TmuxSession env(scenario, {"--interval", "0.2"}, 80, 24, {"TERM=screen-256color", "NO_COLOR=1"});
         ASSERT_TRUE(env.wait_for("Processes 12"));
         EXPECT_FALSE(sets_a_colour(env.screen_with_escapes()));
-        quit(env);
+        quit_and_check_terminal(env);
     }
 }
 
@@ -312,7 +314,7 @@ TEST(TuiData, StaleAndUnknownWhenGmiStartsFailing) {
     ASSERT_TRUE(tui.wait_for("░░░░░░░░░░  N/A"));
     EXPECT_TRUE(has(tui.screen(), "N/A/80.0GiB"));
     EXPECT_TRUE(has(tui.screen(), "ALL 8 VRAM Now N/A 100%"));
-    quit(tui);
+    quit_and_check_terminal(tui);
 }
 
 TEST(TuiTerminate, YesSendsSigtermToTheRealProcess) {
@@ -329,7 +331,7 @@ TEST(TuiTerminate, YesSendsSigtermToTheRealProcess) {
     const int status = child.reap();
     EXPECT_TRUE(WIFSIGNALED(status));
     EXPECT_EQ(WTERMSIG(status), SIGTERM);
-    quit(tui);
+    quit_and_check_terminal(tui);
 }
 
 TEST(TuiTerminate, DefaultIsNoAndStaleIdentityIsRefused) {
@@ -363,7 +365,7 @@ TEST(TuiTerminate, DefaultIsNoAndStaleIdentityIsRefused) {
     EXPECT_EQ(::kill(child.pid(), 0), 0);
     tui.keys({"Escape"});
     ASSERT_TRUE(tui.wait_for("PROCESS DATA STALE"));
-    quit(tui);
+    quit_and_check_terminal(tui);
 }
 
 TEST(TuiTerminate, ExitedProcessIsRefused) {
@@ -379,7 +381,7 @@ TEST(TuiTerminate, ExitedProcessIsRefused) {
     ASSERT_TRUE(tui.wait_for("Termination cancelled: process changed or process data is stale."));
     tui.keys({"k"});
     ASSERT_TRUE(tui.wait_for("Cannot terminate: stale or unverified process data."));
-    quit(tui);
+    quit_and_check_terminal(tui);
 }
 
 TEST(TuiExit, SignalsAndCtrlCRestoreTheTerminal) {
@@ -409,5 +411,5 @@ TEST(TuiDemo, DemoShowsEverythingAndRefusesToSignal) {
     tui.keys({"k"});
     ASSERT_TRUE(tui.wait_for("Demo data: termination is disabled."));
     EXPECT_EQ(scenario.calls("query"), 0);
-    quit(tui);
+    quit_and_check_terminal(tui);
 }

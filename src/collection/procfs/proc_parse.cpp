@@ -133,6 +133,11 @@ std::optional<MemoryInfo> parse_meminfo(std::string_view text) {
     return MemoryInfo{total * 1024, used * 1024};
 }
 
+double create_time_seconds(std::int64_t boot_time, std::uint64_t start_ticks, long ticks_per_second) {
+    const double seconds = static_cast<double>(boot_time) + static_cast<double>(start_ticks) / ticks_per_second;
+    return std::round(seconds * 100.0) / 100.0;
+}
+
 double cpu_percent_between(const CpuTimes& before, const CpuTimes& after) {
     if (after.total_ticks <= before.total_ticks || after.busy_ticks <= before.busy_ticks) return 0.0;
     const double busy = static_cast<double>(after.busy_ticks - before.busy_ticks);

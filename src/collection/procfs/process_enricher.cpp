@@ -61,9 +61,7 @@ ProcessEnricher::Lookup ProcessEnricher::look_up(std::int64_t pid, double wall_s
         lookup.status = ProcessStatus::exited;
         return lookup;
     }
-    const double create_time =
-        std::round((static_cast<double>(*boot) + static_cast<double>(stat->start_ticks) / ticks_per_second_) * 100.0) /
-        100.0;
+    const double create_time = create_time_seconds(*boot, stat->start_ticks, ticks_per_second_);
     lookup.create_time = create_time;
     lookup.running_seconds = std::max(0.0, wall_seconds - create_time);
 

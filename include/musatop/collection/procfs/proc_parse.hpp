@@ -50,6 +50,10 @@ struct MemoryInfo {
 // without MemAvailable fall back to MemTotal - MemFree - Buffers - Cached - SReclaimable.
 std::optional<MemoryInfo> parse_meminfo(std::string_view text);
 
+// Unix start time of a process as psutil computes it: boot time + start ticks,
+// rounded to 1/100 s, so two readings of one instance compare equal.
+double create_time_seconds(std::int64_t boot_time, std::uint64_t start_ticks, long ticks_per_second);
+
 // Percent busy between two readings, one decimal; 0 when nothing elapsed.
 double cpu_percent_between(const CpuTimes& before, const CpuTimes& after);
 

@@ -1,0 +1,22 @@
+// Small helpers shared by the tmux-driven screen tests.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "tmux_session.hpp"
+
+namespace musatop::testing {
+
+inline bool has(const std::string& text, const std::string& needle) { return text.find(needle) != std::string::npos; }
+
+// `q`, then the program must exit 0 with the terminal settings it found.
+inline void quit_and_check_terminal(const TmuxSession& tui) {
+    tui.keys({"q"});
+    ASSERT_TRUE(tui.wait_for_exit());
+    EXPECT_EQ(tui.exit_code(), 0);
+    EXPECT_EQ(tui.stty_before(), tui.stty_after());
+}
+
+}  // namespace musatop::testing
