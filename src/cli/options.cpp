@@ -94,6 +94,12 @@ ParseResult parse_command_line(const std::vector<std::string>& args) {
     app.add_option("--timeout", timeout, "Time limit for each mthreads-gmi call, 0.1 to 60 s (default: 3)")
         ->type_name("SECONDS");
     for (CLI::Option* option : app.get_options()) option->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+    app.footer(
+        "Without --once or --json, and with a terminal on stdin and stdout, musatop runs its\n"
+        "interactive screen (press ? there for the keys). Otherwise it prints one text snapshot.\n"
+        "\n"
+        "Exit codes: 0 success (a closed pipe included), 1 a collection error or stale data,\n"
+        "2 bad command line, 130 interrupted.");
 
     std::vector<std::string> reversed(args.rbegin(), args.rend());
     try {

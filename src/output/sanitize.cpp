@@ -49,6 +49,7 @@ constexpr std::array<Range, 5> wide_astral = {{
 }  // namespace
 
 bool is_unsafe_code_point(char32_t cp) {
+    if (cp >= 0x20 && cp < 0x7F) return false;  // printable ASCII: the common case
     if (cp < 0x20 || (cp >= 0x7F && cp <= 0x9F)) return true;          // Cc
     if (cp >= 0xD800 && cp <= 0xDFFF) return true;                     // Cs
     if ((cp >= 0xE000 && cp <= 0xF8FF) || cp >= 0xF0000) return true;  // Co (planes 15-16 are private use)
@@ -57,6 +58,7 @@ bool is_unsafe_code_point(char32_t cp) {
 }
 
 int code_point_width(char32_t cp) {
+    if (cp < 0x300) return 1;  // Latin: no combining or wide characters below U+0300
     if (in_ranges(cp, zero_width)) return 0;
     if (in_ranges(cp, wide) || in_ranges(cp, wide_astral)) return 2;
     return 1;

@@ -4,7 +4,7 @@
 #include <unistd.h>
 
 #include <exception>
-#include <typeinfo>
+#include <string>
 
 namespace musatop {
 namespace {
@@ -19,6 +19,7 @@ Sampler::Sampler(std::unique_ptr<Collector> collector, SamplerSettings settings)
     : collector_(std::move(collector)),
       settings_(std::move(settings)),
       cancel_fd_(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)),
+      published_fd_(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)),
       history_(settings_.aggregate_indices) {
     if (!settings_.monotonic_seconds) settings_.monotonic_seconds = steady_seconds;
 }
@@ -66,18 +67,22 @@ std::vector<Frame> Sampler::recent() const {
 }
 
 Snapshot Sampler::collect_safely() {
+    std::string reason;
     try {
         return collector_->collect(cancel_fd_.get());
     } catch (const std::exception& error) {
-        // Keep the last good data on screen, flagged stale, with the reason.
-        Snapshot failed = previous_ ? *previous_ : Snapshot{};
-        failed.sampled_at = std::chrono::system_clock::now();
-        failed.devices_stale = true;
-        failed.processes_stale = true;
-        failed.host = HostMetrics{};
-        failed.errors = {std::string("Sampling failed: ") + error.what()};
-        return failed;
+        reason = error.what();
+    } catch (...) {
+        reason = "unknown error";
     }
+    // Keep the last good data on screen, flagged stale, with the reason.
+    Snapshot failed = previous_ ? *previous_ : Snapshot{};
+    failed.sampled_at = std::chrono::system_clock::now();
+    failed.devices_stale = true;
+    failed.processes_stale = true;
+    failed.host = HostMetrics{};
+    failed.errors = {"Sampling failed: " + reason};
+    return failed;
 }
 
 void Sampler::publish(Snapshot snapshot, double completed_at) {
@@ -89,6 +94,8 @@ void Sampler::publish(Snapshot snapshot, double completed_at) {
     const std::uint64_t next = revision_.load(std::memory_order_relaxed) + 1;
     ring_[next % kRingSize] = Frame{std::move(shared_snapshot), std::move(shared_history), next};
     revision_.store(next, std::memory_order_release);
+    const std::uint64_t one = 1;
+    [[maybe_unused]] const ssize_t written = ::write(published_fd_.get(), &one, sizeof one);
 }
 
 void Sampler::run() {

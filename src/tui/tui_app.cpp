@@ -1,7 +1,10 @@
 #include "musatop/tui/tui_app.hpp"
 
+#include <poll.h>
 #include <signal.h>
 #include <unistd.h>
+
+#include <algorithm>
 
 #include <clocale>
 #include <cmath>
@@ -56,7 +59,13 @@ public:
                 drawn_message_ = message_shown;
                 dirty = false;
             }
-            const auto key = terminal_.read_key(100);
+            // Keys ncurses already holds come first; otherwise sleep until a key, new
+            // data, the next second or a message expiry (no polling timer).
+            auto key = terminal_.read_key(0);
+            if (!key) {
+                wait_for_event(milliseconds_until_next_change(monotonic_now()));
+                key = terminal_.read_key(0);
+            }
             if (!key) continue;
             context_.now = monotonic_now();
             switch (handle_key(state_, *key, context_)) {
@@ -72,6 +81,22 @@ public:
     }
 
 private:
+    int milliseconds_until_next_change(double now) const {
+        double next = std::floor(now) + 1.0;
+        if (!state_.message.empty() && now < state_.message_expires_at) next = std::min(next, state_.message_expires_at);
+        return std::clamp(static_cast<int>(std::ceil((next - now) * 1000.0)), 1, 1000);
+    }
+
+    // poll() on the keyboard and the sampler's publication fd. A signal (SIGWINCH,
+    // SIGTERM) interrupts it, and the loop then looks at the reason.
+    void wait_for_event(int timeout_ms) {
+        pollfd fds[2] = {{STDIN_FILENO, POLLIN, 0}, {sampler_.publication_fd(), POLLIN, 0}};
+        if (::poll(fds, 2, timeout_ms) > 0 && (fds[1].revents & POLLIN)) {
+            std::uint64_t count = 0;
+            [[maybe_unused]] const ssize_t n = ::read(sampler_.publication_fd(), &count, sizeof count);
+        }
+    }
+
     void rebuild_view(double now) {
         if (!frame_.snapshot) return;
         view_ = apply_view(*frame_.snapshot, effective_filter(state_));

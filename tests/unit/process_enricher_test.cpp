@@ -109,6 +109,20 @@ TEST(ProcessEnricher, VanishedAndReturningPid) {
     EXPECT_FALSE(rows[0].cpu_percent);  // forgotten while gone
 }
 
+TEST(ProcessEnricher, ProcEntriesVanishingMidReadMeanExited) {
+    for (const char* vanished : {"status", "cmdline", "statm"}) {
+        FakeProc proc;
+        proc.set(42, 10000, 50);
+        std::filesystem::remove(proc.dir / "42" / vanished);
+        ProcessEnricher enricher(proc.dir.path().string());
+        std::vector<GpuProcess> rows = {gmi_row(0, 42)};
+        enricher.enrich(rows, wall0, mono0);
+        EXPECT_EQ(rows[0].status, ProcessStatus::exited) << vanished;
+        EXPECT_EQ(rows[0].create_time, 1700000100.0) << vanished;  // read before it vanished
+        EXPECT_FALSE(rows[0].cpu_percent) << vanished;
+    }
+}
+
 TEST(ProcessEnricher, ZombieIsExitedAndEmptyCmdlineUsesTheName) {
     FakeProc proc;
     proc.set(42, 10000, 50, "", 'Z');

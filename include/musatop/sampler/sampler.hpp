@@ -50,6 +50,10 @@ public:
     // Wakes the sampler now; a round already running is never duplicated.
     void request_refresh();
 
+    // Readable after each publication (an eventfd), so a reader can sleep in poll()
+    // instead of checking the revision on a timer.
+    int publication_fd() const { return published_fd_.get(); }
+
     Frame latest() const;
     std::uint64_t revision() const { return revision_.load(std::memory_order_acquire); }
     // Recent frames, newest first (at most kRingSize).
@@ -63,6 +67,7 @@ private:
     std::unique_ptr<Collector> collector_;
     SamplerSettings settings_;
     UniqueFd cancel_fd_;
+    UniqueFd published_fd_;
 
     mutable std::mutex mutex_;
     std::condition_variable wake_;

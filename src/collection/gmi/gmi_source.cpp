@@ -77,7 +77,7 @@ GmiSource::Texts GmiSource::run(int cancel_fd) {
         const Error error{lookup.status == ExecutableLookup::Status::not_found
                               ? "GMI executable not found: " + settings_.executable
                               : "GMI command could not start: " + lookup.error};
-        if (!version_attempted_) version_attempted_ = true;
+        version_attempted_ = true;  // `-v` belongs to the first round, found or not
         return Texts{error, error, std::nullopt};
     }
     const std::vector<std::string> query_args = {"-q", "--json"};
