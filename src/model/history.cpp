@@ -165,10 +165,4 @@ const Series* History::gpu(const std::string& key) const {
     return it == gpus_.end() ? nullptr : &it->second;
 }
 
-std::vector<std::string> History::gpu_keys() const {
-    std::vector<std::string> keys;
-    for (const auto& [key, series] : gpus_) keys.push_back(key);
-    return keys;
-}
-
 }  // namespace musatop

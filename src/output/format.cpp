@@ -56,8 +56,6 @@ std::string format_iso8601(WallTime time) {
     return buffer;
 }
 
-std::string format_iso8601(const std::optional<WallTime>& time) { return time ? format_iso8601(*time) : "N/A"; }
-
 std::string format_local_time(double unix_seconds) {
     const auto seconds = static_cast<std::time_t>(unix_seconds);
     std::tm local{};

@@ -103,6 +103,4 @@ std::string pad_left(std::string_view text, int cells) {
 
 std::string fit_right(std::string_view text, int cells) { return pad_right(truncate_to_width(text, cells), cells); }
 
-std::string fit_left(std::string_view text, int cells) { return pad_left(truncate_to_width(text, cells), cells); }
-
 }  // namespace musatop

@@ -81,6 +81,19 @@ TEST(TuiFaults, HangingGmiKeepsTheScreenResponsiveAndQuitsAtOnce) {
     for (std::string kind, pid; log >> kind >> pid;) EXPECT_TRUE(wait_until_dead(std::stoi(pid))) << kind;
 }
 
+TEST(TuiFaults, GmiMissingThenNotExecutable) {
+    Scenario scenario;
+    std::filesystem::remove(scenario.dir() / "bin/mthreads-gmi");
+    TmuxSession tui(scenario, {"--interval", "0.1"}, 80, 24);
+    ASSERT_TRUE(tui.wait_for("GPU data unavailable."));
+    EXPECT_TRUE(has(tui.screen(), "GPU DATA STALE | PROCESS DATA STALE"));
+    EXPECT_TRUE(has(tui.screen(), "Process data unavailable."));
+    EXPECT_TRUE(has(tui.screen(), "devices: GMI executable not found: mthreads-gmi"));
+    write_text(scenario.dir() / "bin/mthreads-gmi", "#!/bin/sh\n");  // appears, without an x bit
+    ASSERT_TRUE(tui.wait_for("devices: GMI command could not start: Permission denied"));
+    quit_and_check_terminal(tui);
+}
+
 TEST(TuiFaults, ResizeStorm) {
     Scenario scenario;
     eight_gpus(scenario);

@@ -67,6 +67,6 @@ TEST(Sanitize, DisplayWidthCountsCells) {
     EXPECT_EQ(display_width("e\xcc\x81"), 1);  // e + combining acute
     EXPECT_EQ(truncate_to_width("训练任务", 5), "训练");
     EXPECT_EQ(fit_right("训练任务", 5), "训练 ");
-    EXPECT_EQ(fit_left("ab", 4), "  ab");
+    EXPECT_EQ(pad_left("ab", 4), "  ab");
     EXPECT_EQ(pad_right("abcdef", 3), "abcdef");
 }

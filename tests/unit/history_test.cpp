@@ -163,8 +163,11 @@ TEST(History, PciKeyedDeviceThatGainsAUuidStartsANewHistory) {
 
 TEST(History, KeylessAndDuplicateIdentitiesNeverRecord) {
     History h;
-    h.record(snapshot_of({gpu(0, std::nullopt), gpu(1, "dup"), gpu(2, "dup")}), 1);
-    EXPECT_TRUE(h.gpu_keys().empty());
+    Device keyless = gpu(0, std::nullopt);
+    keyless.bus_id = "N/A";
+    h.record(snapshot_of({keyless, gpu(1, "dup"), gpu(2, "dup")}), 1);
+    EXPECT_EQ(h.gpu("uuid:dup"), nullptr);
+    EXPECT_EQ(h.gpu("index:0"), nullptr);
     EXPECT_EQ(h.aggregate(), nullptr);
 }
 

@@ -72,7 +72,6 @@ public:
     const Series* host() const { return host_.empty() ? nullptr : &host_; }
     const Series* aggregate() const { return aggregate_ && !aggregate_->empty() ? &*aggregate_ : nullptr; }
     const Series* gpu(const std::string& key) const;
-    std::vector<std::string> gpu_keys() const;
 
 private:
     std::optional<std::set<std::int64_t>> aggregate_indices_;

@@ -20,7 +20,6 @@ std::string format_duration(std::optional<double> seconds);
 
 // ISO-8601 UTC with microseconds: "2026-12-02T13:52:19.475843+00:00".
 std::string format_iso8601(WallTime time);
-std::string format_iso8601(const std::optional<WallTime>& time);  // unknown -> "N/A"
 
 // Local time for people: "2026-12-02 14:52:19 CET".
 std::string format_local_time(double unix_seconds);

@@ -29,8 +29,7 @@ std::string truncate_to_width(std::string_view text, int cells);
 std::string pad_right(std::string_view text, int cells);
 std::string pad_left(std::string_view text, int cells);
 
-// Exactly `cells` wide: truncated, then padded (text left- or right-aligned).
+// Exactly `cells` wide: truncated, then padded on the right.
 std::string fit_right(std::string_view text, int cells);
-std::string fit_left(std::string_view text, int cells);
 
 }  // namespace musatop
