@@ -16,12 +16,7 @@ Snapshot GmiCollector::collect(int cancel_fd) {
 
     gmi_.sample(snapshot, cancel_fd);
     enricher_.enrich(snapshot.processes, std::chrono::system_clock::now(), std::chrono::steady_clock::now());
-    auto host = host_.sample();
-    if (host.ok()) {
-        snapshot.host = std::move(host.value());
-    } else {
-        snapshot.errors.push_back("Host sampling failed: " + host.error());
-    }
+    host_.sample_into(snapshot);
     return snapshot;
 }
 

@@ -90,12 +90,7 @@ DemoCollector::DemoCollector() : started_(std::chrono::steady_clock::now()) {}
 Snapshot DemoCollector::collect(int /*cancel_fd*/) {
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
     Snapshot snapshot = make_demo_snapshot(elapsed, std::chrono::system_clock::now());
-    auto host = host_.sample();
-    if (host.ok()) {
-        snapshot.host = std::move(host.value());
-    } else {
-        snapshot.errors.push_back("Host sampling failed: " + host.error());
-    }
+    host_.sample_into(snapshot);
     return snapshot;
 }
 

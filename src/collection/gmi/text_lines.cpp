@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "musatop/collection/gmi/values.hpp"
+#include "musatop/util/split.hpp"
 
 namespace musatop::gmi {
 namespace {
@@ -40,17 +41,7 @@ std::vector<std::string_view> split_lines(std::string_view text) {
     return lines;
 }
 
-std::vector<std::string_view> split_words(std::string_view text) {
-    std::vector<std::string_view> words;
-    std::size_t pos = 0;
-    while (pos < text.size()) {
-        while (pos < text.size() && (text[pos] == ' ' || text[pos] == '\t' || text[pos] == '\r')) ++pos;
-        const std::size_t start = pos;
-        while (pos < text.size() && !(text[pos] == ' ' || text[pos] == '\t' || text[pos] == '\r')) ++pos;
-        if (pos > start) words.push_back(text.substr(start, pos - start));
-    }
-    return words;
-}
+std::vector<std::string_view> split_words(std::string_view text) { return split_whitespace(text); }
 
 bool starts_with_icase(std::string_view text, std::string_view prefix) {
     if (text.size() < prefix.size()) return false;

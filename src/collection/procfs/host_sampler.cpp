@@ -30,4 +30,13 @@ Result<HostMetrics> HostSampler::sample() {
     return host;
 }
 
+void HostSampler::sample_into(Snapshot& snapshot) {
+    auto host = sample();
+    if (host.ok()) {
+        snapshot.host = std::move(host.value());
+    } else {
+        snapshot.errors.push_back("Host sampling failed: " + host.error());
+    }
+}
+
 }  // namespace musatop::procfs

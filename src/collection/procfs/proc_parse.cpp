@@ -5,20 +5,12 @@
 #include <map>
 #include <vector>
 
+#include "musatop/util/split.hpp"
+
 namespace musatop::procfs {
 namespace {
 
-std::vector<std::string_view> fields(std::string_view text) {
-    std::vector<std::string_view> out;
-    std::size_t pos = 0;
-    while (pos < text.size()) {
-        while (pos < text.size() && (text[pos] == ' ' || text[pos] == '\t' || text[pos] == '\n')) ++pos;
-        const std::size_t start = pos;
-        while (pos < text.size() && !(text[pos] == ' ' || text[pos] == '\t' || text[pos] == '\n')) ++pos;
-        if (pos > start) out.push_back(text.substr(start, pos - start));
-    }
-    return out;
-}
+std::vector<std::string_view> fields(std::string_view text) { return split_whitespace(text); }
 
 template <typename T>
 std::optional<T> to_number(std::string_view text) {

@@ -16,6 +16,8 @@ public:
 
     // CPU% is unknown on the first call (no previous reading to compare with).
     Result<HostMetrics> sample();
+    // Fills snapshot.host, or records "Host sampling failed: ..." and leaves it unknown.
+    void sample_into(Snapshot& snapshot);
 
 private:
     std::string root_;
