@@ -72,6 +72,11 @@ Result<std::unique_ptr<CursesTerminal>> CursesTerminal::open(bool want_color) {
                      "' (unknown to terminfo); set TERM to a known type, or use --once or --json"};
     terminal->screen_ = screen;
     ::set_term(screen);
+    // A terminal without cursor addressing (TERM=dumb, a printer) would get garbage.
+    const char* cursor_address = ::tigetstr(const_cast<char*>("cup"));
+    if (cursor_address == nullptr || cursor_address == reinterpret_cast<char*>(-1))
+        return Error{std::string("terminal type '") + term +
+                     "' cannot position the cursor; use a full-screen terminal, or --once or --json"};
     ::cbreak();
     ::noecho();
     ::nonl();

@@ -297,6 +297,16 @@ TEST(TuiModes, UnknownTermIsAClearError) {
     EXPECT_EQ(tui.stty_before(), tui.stty_after());
 }
 
+TEST(TuiModes, TerminalWithoutCursorAddressingIsRefused) {
+    Scenario scenario;
+    eight_gpus(scenario);
+    TmuxSession tui(scenario, {}, 80, 24, {"TERM=dumb"});
+    ASSERT_TRUE(tui.wait_for_exit());
+    EXPECT_EQ(tui.exit_code(), 1);
+    EXPECT_TRUE(has(read_text(scenario.dir() / "stderr"), "terminal type 'dumb' cannot position the cursor"));
+    EXPECT_EQ(tui.stty_before(), tui.stty_after());
+}
+
 TEST(TuiData, StaleAndUnknownWhenGmiStartsFailing) {
     Scenario scenario;
     eight_gpus(scenario);
