@@ -124,6 +124,14 @@ TEST(DeviceJson, CorruptShapesAreErrorsNeverEmpty) {
     EXPECT_EQ(parse_error(R"({"GPU":[{"Index":0},{"Index":"0"}]})"), "invalid GMI JSON: duplicate GPU Index 0");
 }
 
+// Found by fuzz_device_json: a number too large for a double threw out_of_range,
+// which escaped the parser (crash input 42e242423).
+TEST(DeviceJson, NumbersOutOfRangeAreInvalidJsonNotACrash) {
+    EXPECT_EQ(parse_error("42e242423\n").rfind("invalid GMI JSON: ", 0), 0u);
+    EXPECT_EQ(parse_error(R"({"GPU":[{"Index":0,"Temperature":{"GPU Current Temp":1e400}}]})").rfind("invalid GMI JSON: ", 0),
+              0u);
+}
+
 TEST(DeviceJson, IndexSpellings) {
     const auto query = parse_ok(R"({"Attached GPUs":" 2 ","GPU":[{"Index":"007"},{"Index":" 2 "}]})");
     ASSERT_EQ(query.devices.size(), 2u);

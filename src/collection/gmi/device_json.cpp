@@ -149,7 +149,7 @@ Result<DeviceQuery> parse_device_json(std::string_view text) {
     json document;
     try {
         document = json::parse(text.begin(), text.end());
-    } catch (const json::parse_error& error) {
+    } catch (const json::exception& error) {  // parse errors, and numbers out of range (1e400)
         return invalid(error.what());
     }
     if (!document.is_object()) return invalid("expected an object");
