@@ -1,7 +1,6 @@
 #include "musatop/cli/one_shot.hpp"
 
 #include <signal.h>
-#include <sys/eventfd.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -11,20 +10,20 @@
 #include "musatop/model/view_filter.hpp"
 #include "musatop/output/json_output.hpp"
 #include "musatop/output/text_output.hpp"
-#include "musatop/util/unique_fd.hpp"
+#include "musatop/util/cancel.hpp"
 
 namespace musatop::cli {
 namespace {
 
 // Ctrl-C during collection: the handler only pokes the eventfd, which makes the
 // command runner kill GMI at once; the main flow then exits 130.
+// (Process-wide by nature: a signal handler can reach nothing else.)
 volatile std::sig_atomic_t interrupted = 0;
-int interrupt_fd = -1;
+const Canceller* interrupt_canceller = nullptr;
 
 void on_interrupt(int) {
     interrupted = 1;
-    const std::uint64_t one = 1;
-    if (interrupt_fd >= 0 && ::write(interrupt_fd, &one, sizeof one) < 0) interrupted = 1;
+    if (interrupt_canceller) interrupt_canceller->cancel();
 }
 
 // 0 when written, or when the reader went away (EPIPE: `| head` is not a failure);
@@ -42,17 +41,17 @@ int write_all(const std::string& text) {
 
 }  // namespace
 
-int run_one_shot(const Options& options, Collector& collector) {
-    UniqueFd cancel(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
-    interrupt_fd = cancel.get();
+int run_one_shot(const Options& options, Source& source) {
+    const Canceller canceller;
+    interrupt_canceller = &canceller;
     struct sigaction action {};
     action.sa_handler = on_interrupt;
     sigemptyset(&action.sa_mask);
     ::sigaction(SIGINT, &action, nullptr);
     ::signal(SIGPIPE, SIG_IGN);
 
-    const Snapshot snapshot = collector.collect(cancel.get());
-    interrupt_fd = -1;
+    const Snapshot snapshot = source.collect(canceller.token());
+    interrupt_canceller = nullptr;
     if (interrupted) return 130;
     const Snapshot view = apply_view(snapshot, options.filter);
     if (const int error = write_all(options.json ? render_json(view) : render_text(view))) {

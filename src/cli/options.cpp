@@ -7,7 +7,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "musatop/collection/gmi/values.hpp"
+#include "musatop/util/text.hpp"
 
 namespace musatop::cli {
 namespace {
@@ -45,7 +45,7 @@ std::optional<std::set<std::int64_t>> parse_index_list(std::string_view text) {
     std::size_t start = 0;
     for (;;) {
         const auto end = std::min(text.find(',', start), text.size());
-        auto item = gmi::trim(text.substr(start, end - start));
+        auto item = text::trim(text.substr(start, end - start));
         if (!item.empty() && item.front() == '+') item.remove_prefix(1);
         std::int64_t value = -1;
         const auto [ptr, error] = std::from_chars(item.data(), item.data() + item.size(), value);
@@ -58,7 +58,7 @@ std::optional<std::set<std::int64_t>> parse_index_list(std::string_view text) {
 }
 
 std::optional<double> parse_seconds(std::string_view text) {
-    auto trimmed = gmi::trim(text);
+    auto trimmed = text::trim(text);
     if (!trimmed.empty() && trimmed.front() == '+') trimmed.remove_prefix(1);
     double value = 0;
     const auto [end, error] = std::from_chars(trimmed.data(), trimmed.data() + trimmed.size(), value);
@@ -109,7 +109,7 @@ ParseResult parse_command_line(const std::vector<std::string>& args) {
         o.timeout_seconds = seconds_or_throw("--timeout", "timeout", timeout, 0.1, 60);
         if (gpus) o.filter.gpu_indices = index_list_or_throw("--gpu", *gpus);
         if (pids) o.filter.pids = index_list_or_throw("--pid", *pids);
-        o.filter.user = user;
+        if (user) o.filter.users.push_back(*user);
         const auto field = sort_field_from_string(sort);
         if (!field)
             throw UsageError{"argument --sort: invalid choice: '" + sort +

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "musatop/collection/gmi/values.hpp"
+#include "musatop/util/text.hpp"
 
 namespace musatop {
 namespace {
@@ -15,11 +15,8 @@ std::optional<double> peak(std::optional<double> a, std::optional<double> b) {
 }
 
 std::optional<std::string> identity_part(const std::optional<std::string>& value) {
-    if (!value || gmi::is_missing_token(*value)) return std::nullopt;
-    std::string text(gmi::trim(*value));
-    for (char& c : text)
-        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-    return text;
+    if (!value || text::is_missing_token(*value)) return std::nullopt;
+    return text::fold_case(text::trim(*value));
 }
 
 }  // namespace
@@ -110,8 +107,8 @@ void History::prune(std::int64_t second) {
     if (aggregate_) aggregate_->prune(second);
 }
 
-void History::record(const Snapshot& snapshot, double monotonic_seconds) {
-    const auto second = static_cast<std::int64_t>(std::floor(monotonic_seconds));
+void History::record(const Snapshot& snapshot, MonoTime completed_at) {
+    const std::int64_t second = whole_seconds(completed_at);
     prune(second);
 
     const auto host_util = valid_percent(snapshot.host.cpu_percent);

@@ -4,6 +4,8 @@
 #include <array>
 #include <tuple>
 
+#include "musatop/util/text.hpp"
+
 namespace musatop {
 namespace {
 
@@ -63,13 +65,6 @@ SortField next_sort_field(SortField field) {
     return (it == sort_order.end() || it + 1 == sort_order.end()) ? sort_order.front() : *(it + 1);
 }
 
-std::string fold_case(std::string_view text) {
-    std::string out(text);
-    for (char& c : out)
-        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-    return out;
-}
-
 bool device_visible(const Device& device, const ViewFilter& filter) {
     return !filter.gpu_indices || filter.gpu_indices->count(device.index);
 }
@@ -77,12 +72,12 @@ bool device_visible(const Device& device, const ViewFilter& filter) {
 bool process_visible(const GpuProcess& p, const ViewFilter& filter) {
     if (filter.gpu_indices && !filter.gpu_indices->count(p.device_index)) return false;
     if (filter.pids && !filter.pids->count(p.pid)) return false;
-    if (filter.user && p.username != filter.user) return false;
-    if (filter.current_user && p.username != filter.current_user) return false;
+    for (const auto& user : filter.users)
+        if (p.username != user) return false;
     if (!filter.search.empty()) {
         const std::string haystack = std::to_string(p.pid) + " " + std::to_string(p.device_index) + " " +
                                      p.username.value_or("") + " " + p.command.value_or("");
-        if (fold_case(haystack).find(fold_case(filter.search)) == std::string::npos) return false;
+        if (text::fold_case(haystack).find(text::fold_case(filter.search)) == std::string::npos) return false;
     }
     return true;
 }

@@ -7,21 +7,13 @@
 #include <string>
 
 namespace musatop {
-namespace {
 
-double steady_seconds() {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
-}  // namespace
-
-Sampler::Sampler(std::unique_ptr<Collector> collector, SamplerSettings settings)
-    : collector_(std::move(collector)),
+Sampler::Sampler(std::unique_ptr<Source> source, SamplerSettings settings)
+    : source_(std::move(source)),
       settings_(std::move(settings)),
-      cancel_fd_(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)),
       published_fd_(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)),
       history_(settings_.aggregate_indices) {
-    if (!settings_.monotonic_seconds) settings_.monotonic_seconds = steady_seconds;
+    if (!settings_.clock) settings_.clock = [] { return std::chrono::steady_clock::now(); };
 }
 
 Sampler::~Sampler() { stop(); }
@@ -37,10 +29,7 @@ void Sampler::stop() {
         std::lock_guard lock(mutex_);
         stop_requested_ = true;
     }
-    const std::uint64_t one = 1;
-    if (cancel_fd_.valid() && ::write(cancel_fd_.get(), &one, sizeof one) < 0) {
-        // The eventfd cannot be full with one write; nothing else to do.
-    }
+    canceller_.cancel();
     wake_.notify_all();
     if (thread_.joinable() && thread_.get_id() != std::this_thread::get_id()) thread_.join();
 }
@@ -69,7 +58,7 @@ std::vector<Frame> Sampler::recent() const {
 Snapshot Sampler::collect_safely() {
     std::string reason;
     try {
-        return collector_->collect(cancel_fd_.get());
+        return source_->collect(canceller_.token());
     } catch (const std::exception& error) {
         reason = error.what();
     } catch (...) {
@@ -85,14 +74,14 @@ Snapshot Sampler::collect_safely() {
     return failed;
 }
 
-void Sampler::publish(Snapshot snapshot, double completed_at) {
+void Sampler::publish(Snapshot snapshot, MonoTime completed_at) {
     history_.record(snapshot, completed_at);
     auto shared_snapshot = std::make_shared<const Snapshot>(std::move(snapshot));
     auto shared_history = std::make_shared<const History>(history_);
     previous_ = shared_snapshot;
     std::lock_guard lock(mutex_);
     const std::uint64_t next = revision_.load(std::memory_order_relaxed) + 1;
-    ring_[next % kRingSize] = Frame{std::move(shared_snapshot), std::move(shared_history), next};
+    ring_[next % kRingSize] = Frame{std::move(shared_snapshot), std::move(shared_history), next, completed_at};
     revision_.store(next, std::memory_order_release);
     const std::uint64_t one = 1;
     [[maybe_unused]] const ssize_t written = ::write(published_fd_.get(), &one, sizeof one);
@@ -112,11 +101,10 @@ void Sampler::run() {
             std::lock_guard lock(mutex_);
             if (stop_requested_) return;
         }
-        publish(std::move(snapshot), settings_.monotonic_seconds());
+        publish(std::move(snapshot), settings_.clock());
 
         // Start-to-start: a slow round stretches the interval, never overlaps the next.
-        const auto next_start =
-            started + std::chrono::duration_cast<Clock::duration>(settings_.interval);
+        const auto next_start = started + settings_.interval;
         std::unique_lock lock(mutex_);
         wake_.wait_until(lock, next_start, [this] { return stop_requested_ || refresh_requested_; });
         if (stop_requested_) return;

@@ -3,7 +3,8 @@
 #include <algorithm>
 
 #include "musatop/model/history.hpp"
-#include "musatop/tui/termination.hpp"
+#include "musatop/model/process_identity.hpp"
+#include "musatop/tui/key_table.hpp"
 #include "musatop/util/utf8.hpp"
 
 namespace musatop::tui {
@@ -94,9 +95,9 @@ std::vector<std::optional<std::string>> trend_targets(const std::vector<Device>&
     return targets;
 }
 
-void show_message(UiState& state, std::string text, double now) {
+void show_message(UiState& state, std::string text, MonoTime now) {
     state.message = std::move(text);
-    state.message_expires_at = now + kMessageSeconds;
+    state.message_expires_at = now + kMessageDuration;
 }
 
 void clamp_scroll(UiState& state, const ScreenContext& context) {
@@ -130,52 +131,39 @@ Effect handle_key(UiState& state, const Key& key, const ScreenContext& context) 
     if (state.search_editing) return handle_search_key(state, key);
     if (state.modal != Modal::none) return handle_modal_key(state, key, context);
 
-    switch (key.kind) {
-        case KeyKind::up:
-        case KeyKind::back_tab: select_row(state, context, state.selection - 1); break;
-        case KeyKind::down:
-        case KeyKind::tab: select_row(state, context, state.selection + 1); break;
-        case KeyKind::home: select_row(state, context, 0); break;
-        case KeyKind::end: select_row(state, context, process_count(context) - 1); break;
-        case KeyKind::page_up: state.device_offset = std::max(0, state.device_offset - context.device_page_size); break;
-        case KeyKind::page_down: state.device_offset += context.device_page_size; break;
-        case KeyKind::refresh:
+    switch (action_for(key)) {
+        case Action::none: return Effect::none;
+        case Action::quit: return Effect::quit;
+        case Action::redraw: return Effect::redraw;
+        case Action::help: open_modal(state, Modal::help); break;
+        case Action::select_previous: select_row(state, context, state.selection - 1); break;
+        case Action::select_next: select_row(state, context, state.selection + 1); break;
+        case Action::select_first: select_row(state, context, 0); break;
+        case Action::select_last: select_row(state, context, process_count(context) - 1); break;
+        case Action::gpus_page_up: state.device_offset = std::max(0, state.device_offset - context.device_page_size); break;
+        case Action::gpus_page_down: state.device_offset += context.device_page_size; break;
+        case Action::trend_next: cycle_trend(state, context, 1); break;
+        case Action::trend_previous: cycle_trend(state, context, -1); break;
+        case Action::toggle_trends: state.trends_visible = !state.trends_visible; break;
+        case Action::sort_next: state.filter.sort = next_sort_field(state.filter.sort); break;
+        case Action::sort_reverse: state.filter.reverse = !state.filter.reverse; break;
+        case Action::search:
+            state.search_editing = true;
+            state.search_draft = state.filter.search;
+            break;
+        case Action::my_processes: state.current_user_only = !state.current_user_only; break;
+        case Action::compact: state.compact = !state.compact; break;
+        case Action::refresh:
             show_message(state, "Refresh requested.", context.now);
             return Effect::refresh;
-        case KeyKind::enter:
+        case Action::details:
             if (const GpuProcess* p = selected_process(state, context)) {
                 open_modal(state, Modal::details, *p);
             } else {
                 show_message(state, "No process selected.", context.now);
             }
             break;
-        case KeyKind::character: break;
-        default: return Effect::none;
-    }
-    if (key.kind != KeyKind::character) {
-        clamp_scroll(state, context);
-        return Effect::redraw;
-    }
-    switch (key.ch) {
-        case 'q':
-        case 'Q': return Effect::quit;
-        case 's': state.filter.sort = next_sort_field(state.filter.sort); break;
-        case 'S': state.filter.reverse = !state.filter.reverse; break;
-        case '/':
-            state.search_editing = true;
-            state.search_draft = state.filter.search;
-            break;
-        case 'u': state.current_user_only = !state.current_user_only; break;
-        case 'c': state.compact = !state.compact; break;
-        case 'g': cycle_trend(state, context, 1); break;
-        case 'G': cycle_trend(state, context, -1); break;
-        case 'h': state.trends_visible = !state.trends_visible; break;
-        case 'r':
-        case 'R':
-            show_message(state, "Refresh requested.", context.now);
-            return Effect::refresh;
-        case '?': open_modal(state, Modal::help); break;
-        case 'k': {
+        case Action::terminate: {
             const GpuProcess* p = selected_process(state, context);
             if (!p) {
                 show_message(state, "No process selected.", context.now);
@@ -188,8 +176,8 @@ Effect handle_key(UiState& state, const Key& key, const ScreenContext& context) 
             }
             break;
         }
-        default: return Effect::none;
     }
+    clamp_scroll(state, context);
     return Effect::redraw;
 }
 

@@ -8,6 +8,7 @@
 
 #include <curses.h>
 
+#include "musatop/util/text.hpp"
 #include "musatop/util/utf8.hpp"
 
 namespace musatop::tui {
@@ -58,7 +59,7 @@ bool locale_is_utf8() {
     std::string codeset = ::nl_langinfo(CODESET);
     std::string folded;
     for (char c : codeset)
-        if (c != '-') folded += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        if (c != '-') folded += text::fold(c);
     return folded == "utf8";
 }
 

@@ -5,54 +5,52 @@
 #include <unistd.h>
 
 #include <algorithm>
-
 #include <clocale>
-#include <cmath>
-#include <cstdlib>
 #include <iostream>
 
-#include "musatop/collection/procfs/process_enricher.hpp"
+#include "musatop/actions/process_actions.hpp"
 #include "musatop/model/view_filter.hpp"
 #include "musatop/sampler/sampler.hpp"
 #include "musatop/tui/controller.hpp"
 #include "musatop/tui/curses_terminal.hpp"
 #include "musatop/tui/screens/main_screen.hpp"
 #include "musatop/tui/terminal_guard.hpp"
-#include "musatop/tui/termination.hpp"
+#include "musatop/util/version.hpp"
 
 namespace musatop::tui {
 namespace {
 
-double monotonic_now() {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+using namespace std::chrono_literals;
+
+MonoTime monotonic_now() { return std::chrono::steady_clock::now(); }
+
+MonoTime next_whole_second(MonoTime t) {
+    return MonoTime(std::chrono::floor<std::chrono::seconds>(t.time_since_epoch()) + 1s);
 }
 
-std::string login_name() {
-    for (const char* variable : {"LOGNAME", "USER", "LNAME", "USERNAME"})
-        if (const char* value = std::getenv(variable); value && *value) return value;
-    return procfs::username_for_uid(::getuid());
-}
+// How late a sample may be before the trend's second moves on without it.
+constexpr auto kSampleGrace = 250ms;
 
 // The interactive loop. Draws only when something changed: new data, a new second
 // for the trends, a key, a resize, or a message that expired.
 class TuiLoop {
 public:
-    TuiLoop(const cli::Options& options, Sampler& sampler, CursesTerminal& terminal)
-        : sampler_(sampler), terminal_(terminal), ascii_(options.ascii || !locale_is_utf8()) {
-        state_.filter = options.filter;
-        state_.login_name = login_name();
+    TuiLoop(const TuiSettings& settings, Sampler& sampler, CursesTerminal& terminal)
+        : sampler_(sampler), terminal_(terminal), ascii_(settings.ascii || !locale_is_utf8()) {
+        state_.filter = settings.filter;
+        state_.login_name = settings.login_name;
     }
 
     void run() {
         bool dirty = true;
         for (;;) {
             if (TerminalGuard::quit_requested()) return;
-            const double now = monotonic_now();
+            const MonoTime now = monotonic_now();
             const bool new_data = sampler_.revision() != frame_.revision;
             if (new_data) frame_ = sampler_.latest();
             if (new_data || dirty) rebuild_view(now);
             const bool message_shown = !state_.message.empty() && now < state_.message_expires_at;
-            const auto second = static_cast<std::int64_t>(std::floor(now));
+            const std::int64_t second = whole_seconds(now);
             const bool resized = terminal_.width() != drawn_width_ || terminal_.height() != drawn_height_;
             if (dirty || new_data || resized || second != drawn_second_ || message_shown != drawn_message_) {
                 draw(now, second);
@@ -63,7 +61,7 @@ public:
             // data, the next second or a message expiry (no polling timer).
             auto key = terminal_.read_key(0);
             if (!key) {
-                wait_for_event(milliseconds_until_next_change(monotonic_now()));
+                wait_for_event(next_change(monotonic_now()));
                 key = terminal_.read_key(0);
             }
             if (!key) continue;
@@ -81,15 +79,26 @@ public:
     }
 
 private:
-    int milliseconds_until_next_change(double now) const {
-        double next = std::floor(now) + 1.0;
+    // When the screen must change without a key: the trends slide every second and a
+    // message expires. When samples come at least once a second, each one redraws and
+    // moves the trend's second, so the timer waits for the second after the next
+    // sample is due: at rest the screen wakes once per sample, one frame per second.
+    // Only when samples stop (a hung GMI) does the timer move the trends alone.
+    MonoTime next_change(MonoTime now) const {
+        MonoTime next = next_whole_second(now);
+        if (sampler_.settings().interval <= 1s && frame_.snapshot) {
+            const MonoTime due = frame_.completed_at + sampler_.settings().interval + kSampleGrace;
+            if (due > now) next = next_whole_second(due);
+        }
         if (!state_.message.empty() && now < state_.message_expires_at) next = std::min(next, state_.message_expires_at);
-        return std::clamp(static_cast<int>(std::ceil((next - now) * 1000.0)), 1, 1000);
+        return next;
     }
 
     // poll() on the keyboard and the sampler's publication fd. A signal (SIGWINCH,
     // SIGTERM) interrupts it, and the loop then looks at the reason.
-    void wait_for_event(int timeout_ms) {
+    void wait_for_event(MonoTime until) {
+        const auto left = std::chrono::ceil<std::chrono::milliseconds>(until - monotonic_now()).count();
+        const int timeout_ms = static_cast<int>(std::clamp<std::int64_t>(left, 1, 2000));
         pollfd fds[2] = {{STDIN_FILENO, POLLIN, 0}, {sampler_.publication_fd(), POLLIN, 0}};
         if (::poll(fds, 2, timeout_ms) > 0 && (fds[1].revents & POLLIN)) {
             std::uint64_t count = 0;
@@ -97,7 +106,7 @@ private:
         }
     }
 
-    void rebuild_view(double now) {
+    void rebuild_view(MonoTime now) {
         if (!frame_.snapshot) return;
         view_ = apply_view(*frame_.snapshot, effective_filter(state_));
         context_.unfiltered = frame_.snapshot.get();
@@ -108,7 +117,7 @@ private:
         clamp_scroll(state_, context_);
     }
 
-    void draw(double now, std::int64_t second) {
+    void draw(MonoTime now, std::int64_t second) {
         Canvas canvas(terminal_.width(), terminal_.height());
         ScreenInput input;
         input.unfiltered = frame_.snapshot.get();
@@ -118,7 +127,7 @@ private:
         input.now_second = second;
         input.now = now;
         input.ascii = ascii_;
-        input.title = std::string("musatop ") + cli::kVersion;
+        input.title = std::string("musatop ") + kVersion;
         const ScreenGeometry geometry = draw_screen(canvas, input);
         state_.device_offset = geometry.device_offset;
         state_.modal_scroll = geometry.modal_scroll;
@@ -137,7 +146,7 @@ private:
         rebuild_view(monotonic_now());
         if (state_.modal != Modal::confirm || !state_.modal_process) return;  // cancelled by the re-check
         state_.modal = Modal::none;
-        show_message(state_, terminate_process(*state_.modal_process), monotonic_now());
+        show_message(state_, actions::terminate_process(*state_.modal_process), monotonic_now());
         sampler_.request_refresh();
     }
 
@@ -156,25 +165,24 @@ private:
 
 }  // namespace
 
-int run_tui(const cli::Options& options, std::unique_ptr<Collector> collector) {
+int run_tui(const TuiSettings& settings, std::unique_ptr<Source> source) {
     std::setlocale(LC_CTYPE, "");
-    SamplerSettings settings;
-    settings.interval = std::chrono::duration<double>(options.interval_seconds);
-    settings.aggregate_indices = options.filter.gpu_indices;
-    Sampler sampler(std::move(collector), settings);
+    SamplerSettings sampler_settings;
+    sampler_settings.interval = settings.interval;
+    sampler_settings.aggregate_indices = settings.filter.gpu_indices;
+    Sampler sampler(std::move(source), sampler_settings);
     sampler.start();
 
     std::string failure;
     int signal_received = 0;
     {
         TerminalGuard guard;
-        const bool want_color = !options.no_color && !std::getenv("NO_COLOR");
-        auto terminal = CursesTerminal::open(want_color);
+        auto terminal = CursesTerminal::open(settings.color);
         if (!terminal.ok()) {
             failure = terminal.error();
         } else {
             try {
-                TuiLoop(options, sampler, *terminal.value()).run();
+                TuiLoop(settings, sampler, *terminal.value()).run();
             } catch (const std::exception& error) {
                 failure = std::string("internal error in the UI: ") + error.what();
             }

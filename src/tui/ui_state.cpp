@@ -2,11 +2,9 @@
 
 namespace musatop::tui {
 
-RowIdentity identity_of(const GpuProcess& p) { return RowIdentity{p.device_index, p.device_uuid, p.pid, p.create_time}; }
-
 ViewFilter effective_filter(const UiState& state) {
     ViewFilter filter = state.filter;
-    if (state.current_user_only) filter.current_user = state.login_name;
+    if (state.current_user_only) filter.users.push_back(state.login_name);
     return filter;
 }
 

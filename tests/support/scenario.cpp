@@ -2,35 +2,9 @@
 
 #include <filesystem>
 
-#include "musatop/collection/gmi/command_runner.hpp"
+#include "child_process.hpp"
 
 namespace musatop::testing {
-
-std::string gmi_process_table(const std::vector<FakeProcessRow>& rows) {
-    std::string text = "Processes:\nID   PID           Process name                           GPU Memory\n"
-                       "                                                               Usage\n"
-                       "+-------------------------------------------------------------------+\n";
-    if (rows.empty()) text += "   No running processes found\n";
-    for (const auto& row : rows)
-        text += std::to_string(row.gpu) + "    " + std::to_string(row.pid) + "         " + row.name + "      " +
-                std::to_string(row.memory_mib) + "MiB\n";
-    return text + "---------------------------------------------------------------------\n";
-}
-
-std::string gmi_device_json(int count, const std::string& util, const std::string& used,
-                            const std::string& uuid_prefix) {
-    std::string json = "{\"Driver Version\": \"test-driver\", \"Attached GPUs\": \"" + std::to_string(count) +
-                       "\", \"GPU\": [";
-    for (int i = 0; i < count; ++i) {
-        const std::string index = std::to_string(i);
-        json += std::string(i ? "," : "") + "{\"Index\": \"" + index + "\", \"Product Name\": \"MTT-S5000-" + index +
-                "\", \"GPU UUID\": \"" + uuid_prefix + index + "\", \"PCI\": {\"Bus ID\": \"00000000:0" + index +
-                ":00.0\"}, \"FB Memory Usage\": {\"Total\": \"81920MiB\", \"Used\": \"" + used +
-                "\"}, \"Utilization\": {\"Gpu\": \"" + util + "\"}, \"Temperature\": {\"GPU Current Temp\": \"40C\"}, "
-                "\"Power Readings\": {\"Power Draw \": \"120W\", \"Current Power Limit\": \"300W\"}}";
-    }
-    return json + "]}";
-}
 
 Scenario::Scenario() {
     std::filesystem::create_directories(dir_ / "bin");
@@ -47,15 +21,14 @@ std::string Scenario::path_variable() const { return (dir_ / "bin").string() + "
 
 namespace {
 
-RunResult run_spec(const gmi::CommandSpec& spec, const std::vector<std::string>& env) {
-    gmi::RunLimits limits;
-    limits.max_output_bytes = 64 * 1024 * 1024;
-    const auto outcome = gmi::run_commands({spec}, env, limits).at(0);
+RunResult run_spec(const std::vector<std::string>& argv, const std::vector<std::string>& env,
+                   std::chrono::milliseconds limit) {
+    auto child = run_child(argv, env, limit);
     RunResult result;
-    result.timed_out = outcome.kind == gmi::CommandOutcome::Kind::timed_out;
-    if (outcome.kind == gmi::CommandOutcome::Kind::exited) result.exit_code = outcome.exit_code;
-    result.out = outcome.stdout_text;
-    result.err = outcome.stderr_text;
+    result.timed_out = child.timed_out;
+    result.exit_code = child.exit_code;
+    result.out = std::move(child.out);
+    result.err = std::move(child.err);
     return result;
 }
 
@@ -63,17 +36,15 @@ RunResult run_spec(const gmi::CommandSpec& spec, const std::vector<std::string>&
 
 RunResult Scenario::run_script(const std::string& script, std::chrono::milliseconds limit) const {
     write_text(dir_ / "script.sh", script);
-    return run_spec({{"/bin/bash", (dir_ / "script.sh").string(), MUSATOP_BINARY}, "bash", limit},
-                    {"PATH=" + path_variable(), "FAKE_GMI_DIR=" + dir_.path().string(), "MUSA_HOME=", "MUSA_PATH="});
+    return run_spec({"/bin/bash", (dir_ / "script.sh").string(), MUSATOP_BINARY},
+                    {"PATH=" + path_variable(), "FAKE_GMI_DIR=" + dir_.path().string(), "MUSA_HOME=", "MUSA_PATH="},
+                    limit);
 }
 
 RunResult Scenario::run(const std::vector<std::string>& args, std::chrono::milliseconds limit,
                         const std::vector<std::string>& extra_env) const {
-    gmi::CommandSpec spec;
-    spec.argv = {MUSATOP_BINARY};
-    spec.argv.insert(spec.argv.end(), args.begin(), args.end());
-    spec.display_name = "musatop";
-    spec.timeout = limit;
+    std::vector<std::string> argv = {MUSATOP_BINARY};
+    argv.insert(argv.end(), args.begin(), args.end());
     std::vector<std::string> env = {"PATH=" + path_variable(), "FAKE_GMI_DIR=" + dir_.path().string(),
                                     "MUSA_HOME=", "MUSA_PATH=", "TZ=UTC"};
     // Later entries win: the caller's environment overrides the scenario's.
@@ -84,7 +55,7 @@ RunResult Scenario::run(const std::vector<std::string>& args, std::chrono::milli
         for (const auto& extra : extra_env) overridden = overridden || extra.rfind(name, 0) == 0;
         if (!overridden) merged.push_back(entry);
     }
-    return run_spec(spec, merged);
+    return run_spec(argv, merged, limit);
 }
 
 int Scenario::calls(const std::string& kind) const {

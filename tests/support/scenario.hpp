@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "fake_gmi_data.hpp"
 #include "test_support.hpp"
 
 namespace musatop::testing {
@@ -16,20 +17,6 @@ struct RunResult {
     std::string out;
     std::string err;
 };
-
-struct FakeProcessRow {
-    int gpu;
-    long pid;
-    std::string name;
-    long memory_mib;
-};
-
-// A process table in the real wide layout of gmi 2.x.
-std::string gmi_process_table(const std::vector<FakeProcessRow>& rows);
-
-// `-q --json` output for `count` GPUs with the same readings each.
-std::string gmi_device_json(int count, const std::string& util = "25%", const std::string& used = "2048MiB",
-                            const std::string& uuid_prefix = "uuid-");
 
 class Scenario {
 public:

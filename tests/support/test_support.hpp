@@ -26,6 +26,13 @@ inline std::string read_text(const std::filesystem::path& path) {
     return buffer.str();
 }
 
+// A point on the monotonic clock, `seconds` after its epoch: tests state history
+// times as plain numbers.
+inline std::chrono::steady_clock::time_point mono(double seconds) {
+    return std::chrono::steady_clock::time_point(
+        std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(seconds)));
+}
+
 inline std::string fixture(const std::string& name) { return read_text(std::filesystem::path(MUSATOP_FIXTURES) / name); }
 
 inline void write_text(const std::filesystem::path& path, const std::string& text) {

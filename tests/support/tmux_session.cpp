@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <thread>
 
-#include "musatop/collection/gmi/command_runner.hpp"
+#include "child_process.hpp"
 
 namespace musatop::testing {
 namespace {
@@ -46,15 +46,12 @@ TmuxSession::TmuxSession(const Scenario& scenario, const std::vector<std::string
 TmuxSession::~TmuxSession() { tmux({"kill-server"}); }
 
 std::string TmuxSession::tmux(const std::vector<std::string>& args) const {
-    gmi::CommandSpec spec;
-    spec.argv = {"/usr/bin/tmux", "-L", socket_};
-    spec.argv.insert(spec.argv.end(), args.begin(), args.end());
-    spec.display_name = "tmux";
-    spec.timeout = std::chrono::seconds(10);
+    std::vector<std::string> argv = {"/usr/bin/tmux", "-L", socket_};
+    argv.insert(argv.end(), args.begin(), args.end());
     const std::vector<std::string> env = {"LANG=C.UTF-8", "LC_ALL=C.UTF-8", "PATH=" + scenario_.path_variable(),
                                           "FAKE_GMI_DIR=" + scenario_.dir().string(), "MUSA_HOME=", "MUSA_PATH=",
                                           "TMUX=", "TZ=UTC"};
-    return gmi::run_commands({spec}, env, {}).at(0).stdout_text;
+    return run_child(argv, env, std::chrono::seconds(10)).out;
 }
 
 std::string TmuxSession::screen() const { return tmux({"capture-pane", "-p", "-t", "main"}); }

@@ -217,7 +217,7 @@ TEST(TuiDialogs, HelpAndDetails) {
     tui.keys({"?"});
     ASSERT_TRUE(tui.wait_for("musatop 0.3.0 help"));
     EXPECT_TRUE(has(tui.screen(), "Lines 1-21/"));
-    tui.keys({"NPage", "NPage", "NPage", "NPage"});
+    tui.keys({"NPage", "NPage", "NPage", "NPage", "NPage", "NPage", "NPage", "NPage"});  // past the end: clamped
     ASSERT_TRUE(tui.wait_for("power_limit_reason"));
     tui.keys({"q"});
     ASSERT_TRUE(tui.wait_for("Processes 12"));  // q closes the dialog, not the program

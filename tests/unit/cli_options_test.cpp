@@ -39,7 +39,7 @@ TEST(CliOptions, EveryFlag) {
     EXPECT_EQ(o.interval_seconds, 0.5);
     EXPECT_EQ(*o.filter.gpu_indices, (std::set<std::int64_t>{0, 1}));
     EXPECT_EQ(*o.filter.pids, (std::set<std::int64_t>{7}));
-    EXPECT_EQ(o.filter.user, "bob");
+    EXPECT_EQ(o.filter.users, std::vector<std::string>{"bob"});
     EXPECT_EQ(o.filter.sort, SortField::pid);
     EXPECT_EQ(o.gmi, "/opt/gmi");
     EXPECT_EQ(o.timeout_seconds, 0.2);

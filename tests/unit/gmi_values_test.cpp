@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "musatop/collection/gmi/values.hpp"
+#include "musatop/util/text.hpp"
 
 using namespace musatop::gmi;
 
@@ -13,8 +14,8 @@ TEST(GmiValues, NormalizeKeyIgnoresCaseSpacesAndPunctuation) {
 TEST(GmiValues, MissingTokens) {
     for (const char* token : {"", "N/A", "[N/A]", "na", "None", "null", "unknown", "-", "--", "[Not Supported]",
                               "  n/a  "})
-        EXPECT_TRUE(is_missing_token(token)) << token;
-    for (const char* token : {"0", "0%", "N/A!", "abc"}) EXPECT_FALSE(is_missing_token(token)) << token;
+        EXPECT_TRUE(musatop::text::is_missing_token(token)) << token;
+    for (const char* token : {"0", "0%", "N/A!", "abc"}) EXPECT_FALSE(musatop::text::is_missing_token(token)) << token;
 }
 
 TEST(GmiValues, NumbersFollowTheReferenceRule) {

@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "musatop/model/history.hpp"
+#include "test_support.hpp"
 
 using namespace musatop;
 
@@ -95,7 +96,7 @@ TEST(HistorySeries, PeaksWithinASecond) {
 
 TEST(History, WindowEdges) {
     History h;
-    h.record(snapshot_of({gpu(0, "a")}), 100.25);
+    h.record(snapshot_of({gpu(0, "a")}), musatop::testing::mono(100.25));
     h.prune(399);
     EXPECT_EQ(seconds_of(h.gpu("uuid:a")), (std::vector<std::int64_t>{100}));
     h.prune(400);
@@ -104,7 +105,7 @@ TEST(History, WindowEdges) {
 
 TEST(History, DenseSamplingIsBoundedTo300Points) {
     History h;
-    for (int i = 0; i <= 12000; ++i) h.record(snapshot_of({gpu(0, "a")}), i / 10.0);
+    for (int i = 0; i <= 12000; ++i) h.record(snapshot_of({gpu(0, "a")}), musatop::testing::mono(i / 10.0));
     const auto seconds = seconds_of(h.gpu("uuid:a"));
     ASSERT_EQ(seconds.size(), 300u);
     EXPECT_EQ(seconds.front(), 901);
@@ -113,9 +114,9 @@ TEST(History, DenseSamplingIsBoundedTo300Points) {
 
 TEST(History, SparseSamplesKeepTheirGaps) {
     History h;
-    for (double t : {50.1, 50.9, 51.0, 61.0, 80.0, 300.0}) h.record(snapshot_of({gpu(0, "a")}), t);
+    for (double t : {50.1, 50.9, 51.0, 61.0, 80.0, 300.0}) h.record(snapshot_of({gpu(0, "a")}), musatop::testing::mono(t));
     EXPECT_EQ(seconds_of(h.gpu("uuid:a")), (std::vector<std::int64_t>{50, 51, 61, 80, 300}));
-    h.record(snapshot_of({gpu(0, "a")}), 700);
+    h.record(snapshot_of({gpu(0, "a")}), musatop::testing::mono(700));
     EXPECT_EQ(seconds_of(h.gpu("uuid:a")), (std::vector<std::int64_t>{700}));
 }
 
@@ -123,29 +124,29 @@ TEST(History, StaleDevicesAddNoPointsButStillExpire) {
     History h;
     Snapshot s = snapshot_of({gpu(0, "a")});
     s.host.cpu_percent = 10;
-    h.record(s, 1);
+    h.record(s, musatop::testing::mono(1));
     s.devices_stale = true;
-    h.record(s, 2);
+    h.record(s, musatop::testing::mono(2));
     EXPECT_EQ(seconds_of(h.gpu("uuid:a")), (std::vector<std::int64_t>{1}));
     EXPECT_EQ(seconds_of(h.host()), (std::vector<std::int64_t>{1, 2}));
-    h.record(s, 301);
+    h.record(s, musatop::testing::mono(301));
     EXPECT_EQ(h.gpu("uuid:a"), nullptr);
 }
 
 TEST(History, DisappearanceAndReplacementStartOver) {
     History h;
-    h.record(snapshot_of({gpu(0, "a"), gpu(1, "b")}), 1);
-    h.record(snapshot_of({gpu(0, "a")}), 2);
+    h.record(snapshot_of({gpu(0, "a"), gpu(1, "b")}), musatop::testing::mono(1));
+    h.record(snapshot_of({gpu(0, "a")}), musatop::testing::mono(2));
     EXPECT_EQ(h.gpu("uuid:b"), nullptr);
-    h.record(snapshot_of({gpu(0, "c")}), 3);  // another card at the same index
+    h.record(snapshot_of({gpu(0, "c")}), musatop::testing::mono(3));  // another card at the same index
     EXPECT_EQ(h.gpu("uuid:a"), nullptr);
     EXPECT_EQ(seconds_of(h.gpu("uuid:c")), (std::vector<std::int64_t>{3}));
 }
 
 TEST(History, IndexSwapKeepsPerUuidHistories) {
     History h;
-    h.record(snapshot_of({gpu(0, "a", 10), gpu(1, "b", 20)}), 1);
-    h.record(snapshot_of({gpu(0, "b", 30), gpu(1, "a", 40)}), 2);
+    h.record(snapshot_of({gpu(0, "a", 10), gpu(1, "b", 20)}), musatop::testing::mono(1));
+    h.record(snapshot_of({gpu(0, "b", 30), gpu(1, "a", 40)}), musatop::testing::mono(2));
     ASSERT_EQ(h.gpu("uuid:a")->size(), 2u);
     EXPECT_EQ(h.gpu("uuid:a")->at(1).util_percent, 40);
 }
@@ -154,9 +155,9 @@ TEST(History, PciKeyedDeviceThatGainsAUuidStartsANewHistory) {
     History h;
     Device d = gpu(0, std::nullopt);
     d.bus_id = "0000:01:00.0";
-    h.record(snapshot_of({d}), 1);
+    h.record(snapshot_of({d}), musatop::testing::mono(1));
     d.uuid = "x";
-    h.record(snapshot_of({d}), 2);
+    h.record(snapshot_of({d}), musatop::testing::mono(2));
     EXPECT_EQ(h.gpu("pci:0000:01:00.0"), nullptr);
     EXPECT_EQ(seconds_of(h.gpu("uuid:x")), (std::vector<std::int64_t>{2}));
 }
@@ -165,7 +166,7 @@ TEST(History, KeylessAndDuplicateIdentitiesNeverRecord) {
     History h;
     Device keyless = gpu(0, std::nullopt);
     keyless.bus_id = "N/A";
-    h.record(snapshot_of({keyless, gpu(1, "dup"), gpu(2, "dup")}), 1);
+    h.record(snapshot_of({keyless, gpu(1, "dup"), gpu(2, "dup")}), musatop::testing::mono(1));
     EXPECT_EQ(h.gpu("uuid:dup"), nullptr);
     EXPECT_EQ(h.gpu("index:0"), nullptr);
     EXPECT_EQ(h.aggregate(), nullptr);
@@ -175,8 +176,8 @@ TEST(History, BackwardsClockClearsEverything) {
     History h;
     Snapshot s = snapshot_of({gpu(0, "a")});
     s.host.cpu_percent = 5;
-    h.record(s, 100);
-    h.record(s, 50);
+    h.record(s, musatop::testing::mono(100));
+    h.record(s, musatop::testing::mono(50));
     EXPECT_EQ(seconds_of(h.gpu("uuid:a")), (std::vector<std::int64_t>{50}));
     EXPECT_EQ(seconds_of(h.host()), (std::vector<std::int64_t>{50}));
 }
@@ -185,28 +186,28 @@ TEST(History, HostIsRecordedWithoutDevicesAndMetricsAreIndependent) {
     History h;
     Snapshot s;
     s.host.cpu_percent = 0;
-    h.record(s, 10);
+    h.record(s, musatop::testing::mono(10));
     s.host.cpu_percent.reset();
     s.host.memory_used_bytes = 0;
     s.host.memory_total_bytes = 100;
-    h.record(s, 11);
+    h.record(s, musatop::testing::mono(11));
     s.host = HostMetrics{};
-    h.record(s, 12);  // failed host sample: a gap
+    h.record(s, musatop::testing::mono(12));  // failed host sample: a gap
     ASSERT_EQ(h.host()->size(), 2u);
     EXPECT_EQ(h.host()->at(0), (HistoryPoint{10, 0.0, std::nullopt}));
     EXPECT_EQ(h.host()->at(1), (HistoryPoint{11, std::nullopt, 0.0}));
-    h.record(s, 309);
+    h.record(s, musatop::testing::mono(309));
     ASSERT_NE(h.host(), nullptr);
     EXPECT_EQ(h.host()->size(), 2u);
-    h.record(s, 310);
+    h.record(s, musatop::testing::mono(310));
     ASSERT_NE(h.host(), nullptr);
     EXPECT_EQ(h.host()->size(), 1u);
 }
 
 TEST(HistoryAggregate, MeanIsTakenBeforeThePerSecondPeak) {
     History h;
-    h.record(snapshot_of({gpu(0, "a", 100, 100, 100), gpu(1, "b", 0, 0, 100)}), 5.1);
-    h.record(snapshot_of({gpu(0, "a", 0, 0, 100), gpu(1, "b", 100, 100, 100)}), 5.6);
+    h.record(snapshot_of({gpu(0, "a", 100, 100, 100), gpu(1, "b", 0, 0, 100)}), musatop::testing::mono(5.1));
+    h.record(snapshot_of({gpu(0, "a", 0, 0, 100), gpu(1, "b", 100, 100, 100)}), musatop::testing::mono(5.6));
     EXPECT_EQ(h.gpu("uuid:a")->at(0).util_percent, 100);
     EXPECT_EQ(h.gpu("uuid:b")->at(0).util_percent, 100);
     EXPECT_EQ(h.aggregate()->at(0), (HistoryPoint{5, 50.0, 50.0}));
@@ -216,40 +217,40 @@ TEST(HistoryAggregate, FilterAppliesToTheAggregateOnly) {
     std::set<std::int64_t> selection = {1};
     History h(selection);
     selection.insert(0);  // the caller's later change has no effect
-    h.record(snapshot_of({gpu(0, "a", 10), gpu(1, "b", 90)}), 1);
+    h.record(snapshot_of({gpu(0, "a", 10), gpu(1, "b", 90)}), musatop::testing::mono(1));
     EXPECT_EQ(h.aggregate()->at(0).util_percent, 90);
     EXPECT_NE(h.gpu("uuid:a"), nullptr);
 }
 
 TEST(HistoryAggregate, MembershipRules) {
     History h;
-    h.record(snapshot_of({gpu(0, "a"), gpu(1, "b")}), 1);
-    h.record(snapshot_of({gpu(1, "b"), gpu(0, "a")}), 2);  // same set reordered
+    h.record(snapshot_of({gpu(0, "a"), gpu(1, "b")}), musatop::testing::mono(1));
+    h.record(snapshot_of({gpu(1, "b"), gpu(0, "a")}), musatop::testing::mono(2));  // same set reordered
     EXPECT_EQ(h.aggregate()->size(), 2u);
-    h.record(snapshot_of({gpu(0, "a")}), 3);  // membership change resets
+    h.record(snapshot_of({gpu(0, "a")}), musatop::testing::mono(3));  // membership change resets
     EXPECT_EQ(seconds_of(h.aggregate()), (std::vector<std::int64_t>{3}));
     EXPECT_EQ(seconds_of(h.gpu("uuid:a")), (std::vector<std::int64_t>{1, 2, 3}));
-    h.record(snapshot_of({gpu(0, std::nullopt)}), 4);  // unreliable identity removes it
+    h.record(snapshot_of({gpu(0, std::nullopt)}), musatop::testing::mono(4));  // unreliable identity removes it
     EXPECT_EQ(h.aggregate(), nullptr);
-    h.record(snapshot_of({}), 5);
+    h.record(snapshot_of({}), musatop::testing::mono(5));
     EXPECT_EQ(h.aggregate(), nullptr);
 }
 
 TEST(HistoryAggregate, FilteredIdentityChangeResetsUnfilteredChangeDoesNot) {
     History h(std::set<std::int64_t>{0});
-    h.record(snapshot_of({gpu(0, "a"), gpu(1, "b")}), 1);
-    h.record(snapshot_of({gpu(0, "a"), gpu(1, "z")}), 2);
+    h.record(snapshot_of({gpu(0, "a"), gpu(1, "b")}), musatop::testing::mono(1));
+    h.record(snapshot_of({gpu(0, "a"), gpu(1, "z")}), musatop::testing::mono(2));
     EXPECT_EQ(h.aggregate()->size(), 2u);
-    h.record(snapshot_of({gpu(0, "x"), gpu(1, "z")}), 3);
+    h.record(snapshot_of({gpu(0, "x"), gpu(1, "z")}), musatop::testing::mono(3));
     EXPECT_EQ(seconds_of(h.aggregate()), (std::vector<std::int64_t>{3}));
 }
 
 TEST(HistoryAggregate, MissingMetricAndFailureKeepHoles) {
     History h;
-    h.record(snapshot_of({gpu(0, "a", 50, 50, 100)}), 1);
-    h.record(snapshot_of({gpu(0, "a", std::nullopt, 50, 100)}), 2);
-    h.record(snapshot_of({gpu(0, "a")}, true), 3);
-    h.record(snapshot_of({gpu(0, "a", 50, 50, 100)}), 4);
+    h.record(snapshot_of({gpu(0, "a", 50, 50, 100)}), musatop::testing::mono(1));
+    h.record(snapshot_of({gpu(0, "a", std::nullopt, 50, 100)}), musatop::testing::mono(2));
+    h.record(snapshot_of({gpu(0, "a")}, true), musatop::testing::mono(3));
+    h.record(snapshot_of({gpu(0, "a", 50, 50, 100)}), musatop::testing::mono(4));
     const auto points = h.aggregate()->points();
     ASSERT_EQ(points.size(), 3u);
     EXPECT_EQ(points[0], (HistoryPoint{1, 50.0, 50.0}));

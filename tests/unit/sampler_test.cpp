@@ -7,7 +7,6 @@
 #include <mutex>
 #include <stdexcept>
 
-#include "musatop/collection/gmi_collector.hpp"
 #include "musatop/sampler/sampler.hpp"
 #include "test_support.hpp"
 
@@ -18,7 +17,7 @@ using musatop::testing::wait_for;
 namespace {
 
 // Counts calls and their overlap; can fail or block (until cancelled) on demand.
-class FakeCollector final : public Collector {
+class FakeSource final : public Source {
 public:
     std::atomic<int> calls{0};
     std::atomic<int> in_flight{0};
@@ -29,7 +28,8 @@ public:
     std::chrono::milliseconds work{0};
     std::vector<std::optional<double>> utils;  // per call; last repeats
 
-    Snapshot collect(int cancel_fd) override {
+    std::string describe() const override { return "fake"; }
+    Snapshot collect(const CancelToken& cancel) override {
         const int n = ++calls;
         const int now = ++in_flight;
         int seen = max_in_flight.load();
@@ -41,7 +41,7 @@ public:
         } leave{in_flight};
         if (work.count()) std::this_thread::sleep_for(work);
         if (block_until_cancelled) {
-            pollfd fd{cancel_fd, POLLIN, 0};
+            pollfd fd{cancel.fd(), POLLIN, 0};
             ::poll(&fd, 1, -1);
             saw_cancel = true;
         }
@@ -61,36 +61,18 @@ public:
 };
 
 struct Harness {
-    FakeCollector* fake = nullptr;
+    FakeSource* fake = nullptr;
     std::unique_ptr<Sampler> sampler;
-    Harness(double interval_seconds, std::function<double()> clock = {}, std::function<void(FakeCollector&)> setup = {}) {
-        auto collector = std::make_unique<FakeCollector>();
+    Harness(double interval_seconds, std::function<MonoTime()> clock = {}, std::function<void(FakeSource&)> setup = {}) {
+        auto collector = std::make_unique<FakeSource>();
         fake = collector.get();
         if (setup) setup(*fake);
         SamplerSettings settings;
-        settings.interval = std::chrono::duration<double>(interval_seconds);
-        settings.monotonic_seconds = std::move(clock);
+        settings.interval = to_duration(Seconds(interval_seconds));
+        settings.clock = std::move(clock);
         sampler = std::make_unique<Sampler>(std::move(collector), settings);
     }
 };
-
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kUnderAddressSanitizer = true;
-#else
-constexpr bool kUnderAddressSanitizer = false;
-#endif
-
-long status_field(const std::string& field) {
-    const std::string status = musatop::testing::read_text("/proc/self/status");
-    const auto at = status.find(field + ":");
-    return std::stol(status.substr(at + field.size() + 1));
-}
-
-std::size_t open_fds() {
-    std::size_t n = 0;
-    for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator("/proc/self/fd")) ++n;
-    return n;
-}
 
 }  // namespace
 
@@ -112,7 +94,7 @@ TEST(Sampler, RevisionCountsPublications) {
 }
 
 TEST(Sampler, RefreshStormNeverOverlapsRounds) {
-    Harness h(60, {}, [](FakeCollector& f) { f.work = 2ms; });
+    Harness h(60, {}, [](FakeSource& f) { f.work = 2ms; });
     h.sampler->start();
     std::atomic<bool> storming{true};
     std::thread storm([&] {
@@ -130,7 +112,7 @@ TEST(Sampler, RefreshStormNeverOverlapsRounds) {
 }
 
 TEST(Sampler, StopCancelsARoundInProgress) {
-    Harness h(60, {}, [](FakeCollector& f) { f.block_until_cancelled = true; });
+    Harness h(60, {}, [](FakeSource& f) { f.block_until_cancelled = true; });
     h.sampler->start();
     ASSERT_TRUE(wait_for([&] { return h.fake->calls == 1; }));
     h.sampler->stop();  // would never return if the round were not cancelled
@@ -150,7 +132,7 @@ TEST(Sampler, StopWakesASleepingSampler) {
 }
 
 TEST(Sampler, FailureBecomesAStaleSnapshotAndRecovers) {
-    Harness h(60, {}, [](FakeCollector& f) { f.fail_on_call = 2; });
+    Harness h(60, {}, [](FakeSource& f) { f.fail_on_call = 2; });
     h.sampler->start();
     ASSERT_TRUE(wait_for([&] { return h.sampler->revision() == 1; }));
     const auto good = h.sampler->latest().snapshot;
@@ -167,7 +149,7 @@ TEST(Sampler, FailureBecomesAStaleSnapshotAndRecovers) {
 }
 
 TEST(Sampler, FirstRoundFailureGivesAnEmptyStaleSnapshot) {
-    Harness h(60, {}, [](FakeCollector& f) { f.fail_on_call = 1; });
+    Harness h(60, {}, [](FakeSource& f) { f.fail_on_call = 1; });
     h.sampler->start();
     ASSERT_TRUE(wait_for([&] { return h.sampler->revision() == 1; }));
     const auto snapshot = h.sampler->latest().snapshot;
@@ -178,8 +160,8 @@ TEST(Sampler, FirstRoundFailureGivesAnEmptyStaleSnapshot) {
 TEST(Sampler, HistoryUsesCompletionTime) {
     std::vector<double> completions = {11.5, 20.1, 33.8};
     std::atomic<std::size_t> next{0};
-    Harness h(60, [&] { return completions[std::min(next++, completions.size() - 1)]; },
-              [](FakeCollector& f) { f.utils = {10.0, std::nullopt, 80.0}; });
+    Harness h(60, [&] { return musatop::testing::mono(completions[std::min(next++, completions.size() - 1)]); },
+              [](FakeSource& f) { f.utils = {10.0, std::nullopt, 80.0}; });
     h.sampler->start();
     for (std::uint64_t r = 1; r <= 3; ++r) {
         ASSERT_TRUE(wait_for([&] { return h.sampler->revision() == r; }));
@@ -204,36 +186,4 @@ TEST(Sampler, PublishedFramesAreIndependentOfLaterRounds) {
     h.sampler->request_refresh();
     ASSERT_TRUE(wait_for([&] { return h.sampler->revision() == 2; }));
     EXPECT_EQ(first.history->host()->size(), points);
-}
-
-TEST(SamplerSoak, FastSamplingAgainstTheFakeGmiDoesNotGrow) {
-    musatop::testing::TempDir dir;
-    ::setenv("FAKE_GMI_DIR", dir.path().c_str(), 1);
-    musatop::testing::write_text(dir / "query.out", musatop::testing::fixture("gmi_query.json"));
-    musatop::testing::write_text(dir / "summary.out", musatop::testing::fixture("gmi_processes.txt"));
-    gmi::GmiSettings gmi_settings;
-    gmi_settings.executable = MUSATOP_FAKE_GMI;
-    SamplerSettings settings;
-    settings.interval = std::chrono::duration<double>(0.05);
-    Sampler sampler(std::make_unique<GmiCollector>(gmi_settings), settings);
-    // Descriptors are compared at rest (a round in flight holds its pipes).
-    const std::size_t fds_at_rest = open_fds();
-    const long threads_before = status_field("Threads");
-    sampler.start();
-    ASSERT_TRUE(wait_for([&] { return sampler.revision() >= 100; }, 120s));
-    const long threads_running = status_field("Threads");
-    const long rss_kib = status_field("VmRSS");
-    ASSERT_TRUE(wait_for([&] { return sampler.revision() >= 1500; }, 600s));
-    EXPECT_EQ(status_field("Threads"), threads_running);
-    if (!kUnderAddressSanitizer) {  // its quarantine holds freed memory on purpose
-        EXPECT_LT(status_field("VmRSS") - rss_kib, 2048) << "RSS grew by more than 2 MiB over 1400 samples";
-    }
-    const Frame frame = sampler.latest();
-    EXPECT_TRUE(frame.snapshot->errors.empty());
-    EXPECT_LE(frame.history->host()->size(), static_cast<std::size_t>(kHistorySeconds));
-    sampler.stop();
-    EXPECT_EQ(open_fds(), fds_at_rest);
-    EXPECT_EQ(status_field("Threads"), threads_before);
-    // Every fake GMI the sampler started has been reaped: no zombie children remain.
-    EXPECT_EQ(::waitpid(-1, nullptr, WNOHANG), -1);
 }

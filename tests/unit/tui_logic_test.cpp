@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "musatop/tui/controller.hpp"
+#include "test_support.hpp"
 #include "musatop/tui/layout.hpp"
 #include "musatop/tui/screens/main_screen.hpp"
 
@@ -45,6 +46,7 @@ Snapshot reference_snapshot(int gpus = 8, int processes = 12) {
         p.rss_bytes = 1 << 20;
         p.running_seconds = 120;
         p.create_time = 100;
+        p.start_ticks = 5000;
         p.status = ProcessStatus::ok;
         s.processes.push_back(p);
     }
@@ -60,7 +62,7 @@ History reference_history(const Snapshot& s) {
     }
     peak.host.cpu_percent = 30;
     peak.host.memory_used_bytes = static_cast<std::int64_t>(0.12 * (8LL << 30));
-    for (int t = 701; t <= 1000; ++t) h.record(peak, t);
+    for (int t = 701; t <= 1000; ++t) h.record(peak, musatop::testing::mono(t));
     return h;
 }
 
@@ -83,7 +85,7 @@ void draw(Frame& f, int width, int height) {
     in.history = &f.history;
     in.state = &f.state;
     in.now_second = 1000;
-    in.now = 1000;
+    in.now = musatop::testing::mono(1000);
     in.title = "musatop 0.2.1";
     f.geometry = draw_screen(f.canvas, in);
 }
@@ -310,7 +312,7 @@ TEST(Controller, DialogClosesWhenTheTargetChanges) {
         switch (mutation) {
             case 0: f.unfiltered.processes_stale = true; break;
             case 1: f.unfiltered.processes.erase(f.unfiltered.processes.begin()); break;
-            case 2: row.create_time = 200; break;
+            case 2: row.start_ticks = 9000; break;  // the PID was reused
             case 3: row.status = ProcessStatus::access_denied; break;
             case 4: row.device_uuid = "other"; break;
         }

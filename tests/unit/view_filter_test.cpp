@@ -62,7 +62,7 @@ TEST(ViewFilter, FiltersCombineAndKeepTheRestOfTheSnapshot) {
     ViewFilter filter;
     filter.gpu_indices = std::set<std::int64_t>{1};
     filter.pids = std::set<std::int64_t>{101};
-    filter.user = "bob";
+    filter.users = {"bob"};
     const Snapshot view = apply_view(s, filter);
     ASSERT_EQ(view.devices.size(), 1u);
     EXPECT_EQ(view.devices[0].index, 1);
@@ -86,11 +86,11 @@ TEST(ViewFilter, PidFilterKeepsDevicesAndAllRowsOfTheProcess) {
 
 TEST(ViewFilter, UserMatchIsExactAndUnknownNeverMatches) {
     ViewFilter filter;
-    filter.user = "alice";
+    filter.users = {"alice"};
     EXPECT_TRUE(process_visible(row(0, 1, 1, "alice"), filter));
     EXPECT_FALSE(process_visible(row(0, 1, 1, "Alice"), filter));
     EXPECT_FALSE(process_visible(row(0, 1, 1, std::nullopt), filter));
-    filter.current_user = "bob";
+    filter.users.push_back("bob");  // --user alice plus "my processes" as bob
     EXPECT_FALSE(process_visible(row(0, 1, 1, "alice"), filter));
 }
 

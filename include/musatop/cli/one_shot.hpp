@@ -2,12 +2,12 @@
 #pragma once
 
 #include "musatop/cli/options.hpp"
-#include "musatop/collection/collector.hpp"
+#include "musatop/model/source.hpp"
 
 namespace musatop::cli {
 
 // Exit code: 0 clean, 1 any error or stale source, 130 interrupted. A closed stdout
 // (`| head`) counts as success.
-int run_one_shot(const Options& options, Collector& collector);
+int run_one_shot(const Options& options, Source& source);
 
 }  // namespace musatop::cli

@@ -10,10 +10,10 @@
 #include <vector>
 
 #include "musatop/model/view_filter.hpp"
+#include "musatop/util/version.hpp"
 
 namespace musatop::cli {
 
-inline constexpr const char* kVersion = "0.3.0";
 inline constexpr double kMinIntervalSeconds = 0.05;
 inline constexpr double kMaxIntervalSeconds = 3600;
 

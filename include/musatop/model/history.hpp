@@ -64,8 +64,8 @@ public:
     explicit History(std::optional<std::set<std::int64_t>> aggregate_indices = std::nullopt)
         : aggregate_indices_(std::move(aggregate_indices)) {}
 
-    // Records a completed sample at floor(monotonic_seconds).
-    void record(const Snapshot& snapshot, double monotonic_seconds);
+    // Records a completed sample in the whole second of `completed_at`.
+    void record(const Snapshot& snapshot, MonoTime completed_at);
     // Ages out points at `second`; a clock that went backwards clears everything.
     void prune(std::int64_t second);
 

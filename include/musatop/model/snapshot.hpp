@@ -7,9 +7,11 @@
 #include <string>
 #include <vector>
 
+#include "musatop/util/clock.hpp"
+
 namespace musatop {
 
-using WallTime = std::chrono::system_clock::time_point;
+// WallTime and MonoTime: musatop/util/clock.hpp
 
 struct Device {
     std::int64_t index = 0;
@@ -48,6 +50,10 @@ struct GpuProcess {
     std::optional<std::int64_t> rss_bytes;
     // Unix epoch seconds (boot time + start ticks), 2 decimals like psutil.
     std::optional<double> create_time;
+    // The identity of this process instance: start time in clock ticks since boot,
+    // as /proc gives it. Compared exactly (a PID plus these ticks never repeats);
+    // not part of the JSON output.
+    std::optional<std::uint64_t> start_ticks;
     std::optional<double> running_seconds;
     ProcessStatus status = ProcessStatus::unverified;
 

@@ -21,9 +21,10 @@ SortField next_sort_field(SortField field);
 struct ViewFilter {
     std::optional<std::set<std::int64_t>> gpu_indices;
     std::optional<std::set<std::int64_t>> pids;
-    std::optional<std::string> user;          // exact, case-sensitive
-    std::optional<std::string> current_user;  // TUI "u": the login name to match
-    std::string search;                       // TUI "/": PID, GPU, user, command
+    // Exact, case-sensitive user names a row must have; every entry must match
+    // (--user and the screen's "my processes" both add one).
+    std::vector<std::string> users;
+    std::string search;  // substring of PID, GPU index, user or command, any case
     SortField sort = SortField::gpu_memory;
     bool reverse = false;
 };
@@ -38,8 +39,5 @@ void sort_processes(std::vector<GpuProcess>& processes, SortField field, bool re
 // A copy with devices and processes filtered and processes sorted; times, flags,
 // errors, versions and host still describe the whole collection.
 Snapshot apply_view(const Snapshot& snapshot, const ViewFilter& filter);
-
-// ASCII case folding; other characters compare as they are.
-std::string fold_case(std::string_view text);
 
 }  // namespace musatop

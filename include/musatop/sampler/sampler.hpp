@@ -15,9 +15,11 @@
 #include <set>
 #include <thread>
 
-#include "musatop/collection/collector.hpp"
 #include "musatop/model/history.hpp"
 #include "musatop/model/snapshot.hpp"
+#include "musatop/model/source.hpp"
+#include "musatop/util/cancel.hpp"
+#include "musatop/util/clock.hpp"
 #include "musatop/util/unique_fd.hpp"
 
 namespace musatop {
@@ -26,20 +28,21 @@ struct Frame {
     std::shared_ptr<const Snapshot> snapshot;
     std::shared_ptr<const History> history;
     std::uint64_t revision = 0;
+    MonoTime completed_at{};  // when the round ended (history is recorded at this time)
 };
 
 struct SamplerSettings {
-    std::chrono::duration<double> interval{1.0};
+    std::chrono::steady_clock::duration interval = std::chrono::seconds(1);
     std::optional<std::set<std::int64_t>> aggregate_indices;
-    // Seconds on a monotonic clock; replaceable so tests control history time.
-    std::function<double()> monotonic_seconds;
+    // The monotonic clock that stamps history; replaceable so tests control time.
+    std::function<MonoTime()> clock;
 };
 
 class Sampler {
 public:
     static constexpr std::size_t kRingSize = 8;
 
-    Sampler(std::unique_ptr<Collector> collector, SamplerSettings settings);
+    Sampler(std::unique_ptr<Source> source, SamplerSettings settings);
     Sampler(const Sampler&) = delete;
     Sampler& operator=(const Sampler&) = delete;
     ~Sampler();
@@ -53,6 +56,7 @@ public:
     // Readable after each publication (an eventfd), so a reader can sleep in poll()
     // instead of checking the revision on a timer.
     int publication_fd() const { return published_fd_.get(); }
+    const SamplerSettings& settings() const { return settings_; }
 
     Frame latest() const;
     std::uint64_t revision() const { return revision_.load(std::memory_order_acquire); }
@@ -62,11 +66,11 @@ public:
 private:
     void run();
     Snapshot collect_safely();
-    void publish(Snapshot snapshot, double completed_at);
+    void publish(Snapshot snapshot, MonoTime completed_at);
 
-    std::unique_ptr<Collector> collector_;
+    std::unique_ptr<Source> source_;
     SamplerSettings settings_;
-    UniqueFd cancel_fd_;
+    Canceller canceller_;
     UniqueFd published_fd_;
 
     mutable std::mutex mutex_;

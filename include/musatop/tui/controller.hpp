@@ -20,12 +20,12 @@ struct ScreenContext {
     int process_page_size = 1;
     int device_page_size = 1;
     int help_line_count = 0;
-    double now = 0;  // monotonic seconds, for message expiry
+    MonoTime now{};  // for message expiry
 };
 
-inline constexpr double kMessageSeconds = 3.0;
+inline constexpr std::chrono::seconds kMessageDuration{3};
 
-void show_message(UiState& state, std::string text, double now);
+void show_message(UiState& state, std::string text, MonoTime now);
 
 Effect handle_key(UiState& state, const Key& key, const ScreenContext& context);
 

@@ -3,12 +3,23 @@
 #pragma once
 
 #include <memory>
+#include <string>
 
-#include "musatop/cli/options.hpp"
-#include "musatop/collection/collector.hpp"
+#include "musatop/model/source.hpp"
+#include "musatop/model/view_filter.hpp"
+#include "musatop/util/clock.hpp"
 
 namespace musatop::tui {
 
-int run_tui(const cli::Options& options, std::unique_ptr<Collector> collector);
+// What the screen needs from the command line; the cli layer fills it in.
+struct TuiSettings {
+    std::chrono::steady_clock::duration interval = std::chrono::seconds(1);
+    ViewFilter filter;
+    bool ascii = false;
+    bool color = true;
+    std::string login_name;  // for "my processes"
+};
+
+int run_tui(const TuiSettings& settings, std::unique_ptr<Source> source);
 
 }  // namespace musatop::tui

@@ -9,8 +9,10 @@
 #include <nlohmann/json.hpp>
 
 #include "musatop/collection/gmi/values.hpp"
+#include "musatop/util/text.hpp"
 
 namespace musatop::gmi {
+using namespace musatop::text;  // trim, case-insensitive matching, splitting
 namespace {
 
 using json = nlohmann::ordered_json;
@@ -138,11 +140,6 @@ bool attached_count_matches(const json& attached, std::size_t count) {
     return value && static_cast<std::size_t>(*value) == count;
 }
 
-std::string lower_ascii(std::string text) {
-    for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return text;
-}
-
 }  // namespace
 
 Result<DeviceQuery> parse_device_json(std::string_view text) {
@@ -168,7 +165,7 @@ Result<DeviceQuery> parse_device_json(std::string_view text) {
         if (!index) return invalid("GPU Index must be a nonnegative integer");
         if (!indices.insert(*index).second) return invalid("duplicate GPU Index " + std::to_string(*index));
         Device device = read_device(entry, *index);
-        if (device.uuid && !uuids.insert(lower_ascii(*device.uuid)).second) return invalid("duplicate GPU UUID");
+        if (device.uuid && !uuids.insert(fold_case(*device.uuid)).second) return invalid("duplicate GPU UUID");
         query.devices.push_back(std::move(device));
     }
     query.driver_version = text_field(find_member(document, {"Driver Version"}));

@@ -6,14 +6,17 @@
 #include <cstring>
 #include <map>
 
-#include "musatop/collection/gmi/command_runner.hpp"
+#include "musatop/util/subprocess.hpp"
 #include "musatop/collection/gmi/device_json.hpp"
 #include "musatop/collection/gmi/summary_table.hpp"
 #include "musatop/collection/gmi/text_lines.hpp"
 #include "musatop/collection/gmi/values.hpp"
 #include "musatop/util/utf8.hpp"
+#include "musatop/util/text.hpp"
 
 namespace musatop::gmi {
+using namespace musatop::text;  // trim, case-insensitive matching, splitting
+using namespace musatop::subprocess;
 namespace {
 
 std::string joined(const std::string& program, const std::vector<std::string>& args) {

@@ -5,8 +5,10 @@
 
 #include "musatop/collection/gmi/text_lines.hpp"
 #include "musatop/collection/gmi/values.hpp"
+#include "musatop/util/text.hpp"
 
 namespace musatop::gmi {
+using namespace musatop::text;  // trim, case-insensitive matching, splitting
 namespace {
 
 bool is_word_char(char c) {
@@ -53,7 +55,7 @@ bool is_empty_message(std::string_view line) {
 
 // "<digits> <digits>" at the start of a line: a data row.
 bool looks_like_data_row(std::string_view line) {
-    const auto words = split_words(line);
+    const auto words = split_whitespace(line);
     return words.size() >= 2 && all_digits(words[0]) && all_digits(words[1]);
 }
 
@@ -99,7 +101,7 @@ std::optional<std::int64_t> parse_id(std::string_view digits) {
 // <gpu> <pid> <command...> <memory>, where memory may span two words ("512 MiB",
 // "Not Supported") and the command is as short as the memory allows.
 std::optional<Row> match_row(std::string_view line) {
-    const auto words = split_words(line);
+    const auto words = split_whitespace(line);
     if (words.size() < 4) return std::nullopt;
     const auto gpu = parse_id(words[0]);
     const auto pid = parse_id(words[1]);

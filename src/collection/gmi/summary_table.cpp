@@ -4,8 +4,10 @@
 
 #include "musatop/collection/gmi/text_lines.hpp"
 #include "musatop/collection/gmi/values.hpp"
+#include "musatop/util/text.hpp"
 
 namespace musatop::gmi {
+using namespace musatop::text;  // trim, case-insensitive matching, splitting
 namespace {
 
 bool is_version_char(char c) {
@@ -44,7 +46,7 @@ std::optional<std::string> driver_after_label(std::string_view line) {
         if (!starts_with_icase(line.substr(i), label)) continue;
         auto rest = trim(line.substr(i + label.size()));
         if (rest.empty() || rest.front() != ':') return std::nullopt;
-        const auto words = split_words(rest.substr(1));
+        const auto words = split_whitespace(rest.substr(1));
         if (words.empty()) return std::nullopt;
         auto value = words.front();
         while (!value.empty() && value.back() == '|') value.remove_suffix(1);
@@ -68,7 +70,7 @@ std::vector<std::string_view> split_columns(std::string_view line) {
 bool is_device_header(std::string_view line) {
     const auto columns = split_columns(line);
     if (columns.size() < 3) return false;
-    const auto first = split_words(columns[0]);
+    const auto first = split_whitespace(columns[0]);
     return !first.empty() && first[0] == "ID" && contains_icase(columns[0], "Name") &&
            contains_icase(columns[1], "PCIe");
 }
@@ -130,8 +132,8 @@ Result<std::vector<Device>> parse_summary_devices(std::string_view summary) {
         }
         const auto columns = split_columns(line);
         if (columns.size() < 2 || columns.size() > 3) return bad_row();
-        const auto first = split_words(columns[0]);
-        const auto third = split_words(columns.back());
+        const auto first = split_whitespace(columns[0]);
+        const auto third = split_whitespace(columns.back());
         if (!first.empty() && all_digits(first[0]) && first[0].size() < 10 &&
             columns.size() == 3 && line.front() != ' ' && line.front() != '\t') {
             Device device;

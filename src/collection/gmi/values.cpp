@@ -5,19 +5,17 @@
 #include <cmath>
 #include <limits>
 
+#include "musatop/util/text.hpp"
+
 namespace musatop::gmi {
 namespace {
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-char lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
-
-bool iequals(std::string_view a, std::string_view b) {
-    if (a.size() != b.size()) return false;
-    for (std::size_t i = 0; i < a.size(); ++i)
-        if (lower(a[i]) != lower(b[i])) return false;
-    return true;
-}
+using text::fold;
+using text::iequals;
+using text::is_digit;
+using text::is_space;
+using text::is_missing_token;
+using text::trim;
 
 // Splits "[+-]?(\d+(\.\d*)?|\.\d+)" off the front; returns its length or 0.
 std::size_t scan_decimal(std::string_view text) {
@@ -58,31 +56,14 @@ std::optional<double> to_double(std::string_view number) {
 
 }  // namespace
 
-std::string_view trim(std::string_view text) {
-    while (!text.empty() && is_space(text.front())) text.remove_prefix(1);
-    while (!text.empty() && is_space(text.back())) text.remove_suffix(1);
-    return text;
-}
-
 std::string normalize_key(std::string_view key) {
     std::string out;
     out.reserve(key.size());
     for (char c : key) {
-        const char l = lower(c);
+        const char l = fold(c);
         if ((l >= 'a' && l <= 'z') || is_digit(l)) out.push_back(l);
     }
     return out;
-}
-
-bool is_missing_token(std::string_view text) {
-    text = trim(text);
-    while (!text.empty() && (text.front() == '[' || text.front() == ']')) text.remove_prefix(1);
-    while (!text.empty() && (text.back() == '[' || text.back() == ']')) text.remove_suffix(1);
-    static constexpr std::array<std::string_view, 9> tokens = {
-        "", "n/a", "na", "none", "null", "unknown", "-", "--", "not supported"};
-    for (auto token : tokens)
-        if (iequals(text, token)) return true;
-    return false;
 }
 
 std::optional<std::string> clean_text(std::string_view text) {
@@ -122,11 +103,11 @@ std::optional<std::int64_t> parse_memory_bytes(std::string_view text, MemoryUnit
     if (unit.empty()) {
         if (unit_rule == MemoryUnit::required) return std::nullopt;
     } else {
-        if (lower(unit.back()) != 'b') return std::nullopt;
+        if (fold(unit.back()) != 'b') return std::nullopt;
         unit.remove_suffix(1);
         binary = false;
         exponent = 0;
-        if (!unit.empty() && lower(unit.back()) == 'i') {
+        if (!unit.empty() && fold(unit.back()) == 'i') {
             binary = true;
             unit.remove_suffix(1);
             // A bare "iB" names no prefix: unknown rather than a guess.
@@ -135,7 +116,7 @@ std::optional<std::int64_t> parse_memory_bytes(std::string_view text, MemoryUnit
         if (unit.size() > 1) return std::nullopt;
         if (unit.size() == 1) {
             static constexpr std::string_view prefixes = "kmgtpe";
-            const auto found = prefixes.find(lower(unit.front()));
+            const auto found = prefixes.find(fold(unit.front()));
             if (found == std::string_view::npos) return std::nullopt;
             exponent = static_cast<int>(found) + 1;
         }

@@ -5,12 +5,12 @@
 #include <map>
 #include <vector>
 
-#include "musatop/util/split.hpp"
+#include "musatop/util/text.hpp"
 
 namespace musatop::procfs {
 namespace {
 
-std::vector<std::string_view> fields(std::string_view text) { return split_whitespace(text); }
+std::vector<std::string_view> fields(std::string_view text) { return text::split_whitespace(text); }
 
 template <typename T>
 std::optional<T> to_number(std::string_view text) {

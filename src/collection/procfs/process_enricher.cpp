@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cmath>
 
+#include "musatop/collection/procfs/live_process.hpp"
 #include "musatop/collection/procfs/proc_parse.hpp"
 #include "musatop/collection/procfs/proc_reader.hpp"
 #include "musatop/util/utf8.hpp"
@@ -63,6 +64,7 @@ ProcessEnricher::Lookup ProcessEnricher::look_up(std::int64_t pid, double wall_s
     }
     const double create_time = create_time_seconds(*boot, stat->start_ticks, ticks_per_second_);
     lookup.create_time = create_time;
+    lookup.start_ticks = stat->start_ticks;
     lookup.running_seconds = std::max(0.0, wall_seconds - create_time);
 
     const auto status_file = read_file(dir + "/status");
@@ -89,8 +91,7 @@ ProcessEnricher::Lookup ProcessEnricher::look_up(std::int64_t pid, double wall_s
         lookup.rss_bytes = static_cast<std::int64_t>(*pages) * page_size_;
 
     // Confirm the PID still names the same instance after the reads above.
-    const auto again = read_file(dir + "/stat");
-    const auto recheck = again.ok() ? parse_proc_stat(again.content) : std::nullopt;
+    const auto recheck = read_live_stat(pid, root_);
     if (!recheck || recheck->start_ticks != stat->start_ticks) {
         lookup.status = ProcessStatus::exited;
         return lookup;
@@ -124,6 +125,7 @@ void ProcessEnricher::enrich(std::vector<GpuProcess>& rows, WallTime wall_now,
         if (lookup.command) row.command = lookup.command;
         row.rss_bytes = lookup.rss_bytes;
         row.create_time = lookup.create_time;
+        row.start_ticks = lookup.start_ticks;
         row.running_seconds = lookup.running_seconds;
         row.cpu_percent = lookup.cpu_percent;
     }

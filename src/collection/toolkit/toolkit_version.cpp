@@ -12,7 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "musatop/collection/gmi/values.hpp"
+#include "musatop/util/text.hpp"
 #include "musatop/collection/procfs/proc_reader.hpp"
 #include "musatop/util/utf8.hpp"
 
@@ -27,8 +27,8 @@ std::optional<std::string> env(const char* name) {
 }
 
 std::optional<std::string> non_blank(const std::optional<std::string>& value) {
-    if (!value || gmi::trim(*value).empty()) return std::nullopt;
-    return std::string(gmi::trim(*value));
+    if (!value || text::trim(*value).empty()) return std::nullopt;
+    return std::string(text::trim(*value));
 }
 
 std::string expand_home(const std::string& path, const std::optional<std::string>& home) {
@@ -109,7 +109,7 @@ MetadataVersion parse_toolkit_metadata(std::string_view content) {
     if (!document.is_object() || !document.contains("musa_toolkits")) return invalid;
     const auto& toolkits = document["musa_toolkits"];
     if (!toolkits.is_object() || !toolkits.contains("version") || !toolkits["version"].is_string()) return invalid;
-    const std::string version(gmi::trim(toolkits["version"].get<std::string>()));
+    const std::string version(text::trim(toolkits["version"].get<std::string>()));
     if (!is_valid_toolkit_version(version)) return invalid;
     return MetadataVersion{version, {}};
 }

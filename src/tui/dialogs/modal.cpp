@@ -4,39 +4,33 @@
 
 #include "musatop/output/format.hpp"
 #include "musatop/output/sanitize.hpp"
+#include "musatop/tui/key_table.hpp"
 #include "musatop/util/utf8.hpp"
 
 namespace musatop::tui {
 
 std::vector<std::string> help_lines() {
-    return {
-        "Up / Down / Tab / Shift-Tab: move the process selection; Home / End: first / last.",
-        "PgUp / PgDn: page through GPUs when they do not all fit.",
-        "g / G: show the trend of the next / previous GPU, or ALL; the selection is unaffected.",
-        "h: hide or show the trends (hidden automatically below 18 rows).",
-        "UTIL and VRAM bars run from 0 to 100%; VRAM is used memory / total memory.",
-        "Trends cover the last 5 minutes, oldest on the left, newest on the right.",
-        "Each trend column is the peak of its time slice, not an average; Now labels are current.",
-        "A closed time slice keeps its height while it moves left; resizing redraws from history.",
-        "CPU/RAM and VRAM/UTIL graphs mirror around the 0% axis; the outer edges are 100%.",
-        "ALL UTIL is the mean over the selected GPUs; ALL VRAM is their total used / total size.",
-        "If any selected GPU lacks a value, ALL shows N/A for it; gaps are never filled in.",
-        "Missing samples leave gaps; an observed 0% draws a baseline. Stale data is dim.",
-        "s: next sort field; S: reverse the order.",
-        "/: search PIDs, GPU indices, users and commands; Enter applies, Esc cancels.",
-        "u: only my processes; c: compact process columns.",
-        "Enter: details of the selected process, with its complete command line.",
-        "k: send SIGTERM to the selected process after confirming with y.",
-        "The confirmation defaults to NO. Stale or unverified data cannot be terminated.",
-        "The target is checked again (PID, start time, GPU) right before the signal is sent.",
-        "r / F5: sample now. Ctrl-L: redraw the screen.",
-        "q: quit. Ctrl-C quits from any screen and never signals a process.",
-        "N/A means unknown: musatop never shows a missing value as zero.",
-        "Power limit N/A: GMI gave no usable current limit; the power draw is a separate reading.",
-        "musatop never substitutes a default cap, another GPU's cap, or zero for a missing limit.",
-        "--json reports power_limit_reason and where the Toolkit version came from.",
-        "--ascii draws with plain ASCII; --no-color or NO_COLOR turns colours off.",
-    };
+    std::vector<std::string> lines = key_help_lines();
+    for (const char* note : {
+             "",
+             "UTIL and VRAM bars run from 0 to 100%; VRAM is used memory / total memory.",
+             "Trends cover the last 5 minutes, oldest on the left, newest on the right.",
+             "Each trend column is the peak of its time slice, not an average; Now labels are current.",
+             "A closed time slice keeps its height while it moves left; resizing redraws from history.",
+             "CPU/RAM and VRAM/UTIL graphs mirror around the 0% axis; the outer edges are 100%.",
+             "ALL UTIL is the mean over the selected GPUs; ALL VRAM is their total used / total size.",
+             "If any selected GPU lacks a value, ALL shows N/A for it; gaps are never filled in.",
+             "Missing samples leave gaps; an observed 0% draws a baseline. Stale data is dim.",
+             "Stale or unverified data cannot be terminated; the target is checked again (PID, start time,",
+             "GPU) right before the signal is sent.",
+             "N/A means unknown: musatop never shows a missing value as zero.",
+             "Power limit N/A: GMI gave no usable current limit; the power draw is a separate reading.",
+             "musatop never substitutes a default cap, another GPU's cap, or zero for a missing limit.",
+             "--json reports power_limit_reason and where the Toolkit version came from.",
+             "--ascii draws with plain ASCII; --no-color or NO_COLOR turns colours off.",
+         })
+        lines.emplace_back(note);
+    return lines;
 }
 
 std::vector<std::string> process_detail_lines(const GpuProcess& p) {

@@ -5,13 +5,14 @@
 #include "musatop/output/format.hpp"
 #include "musatop/output/sanitize.hpp"
 #include "musatop/tui/dialogs/modal.hpp"
+#include "musatop/tui/key_table.hpp"
 
 namespace musatop::tui {
 namespace {
 
 void draw_waiting(Canvas& canvas, const ScreenInput& in) {
     canvas.put(0, 0, in.title + " | Waiting for the first sample...", kBold);
-    canvas.put(canvas.height() - 1, 0, "q quit  r refresh  ? help");
+    canvas.put(canvas.height() - 1, 0, footer_text(false));
 }
 
 int draw_dialog(Canvas& canvas, const ScreenInput& in) {

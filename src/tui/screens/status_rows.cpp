@@ -3,6 +3,7 @@
 #include <string>
 
 #include "musatop/output/sanitize.hpp"
+#include "musatop/tui/key_table.hpp"
 #include "musatop/tui/screens/screen_input.hpp"
 
 namespace musatop::tui {
@@ -34,9 +35,7 @@ void draw_status_rows(Canvas& canvas, const ScreenInput& in, const Layout& layou
     } else {
         canvas.put(status_row, 0, note_text(*in.unfiltered, *in.view), kDim);
     }
-    canvas.put(canvas.height() - 1, 0,
-               layout.wide_footer ? "q quit ? help g/G GPU h trend s/S sort / find r refresh k term Enter info"
-                                  : "q quit ? help g/G GPU h trend / find k term Enter info");
+    canvas.put(canvas.height() - 1, 0, footer_text(layout.wide_footer));
 }
 
 }  // namespace musatop::tui

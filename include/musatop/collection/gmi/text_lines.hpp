@@ -10,15 +10,6 @@ namespace musatop::gmi {
 // Removes ANSI CSI sequences (ESC [ params intermediates final).
 std::string strip_ansi_csi(std::string_view text);
 
-// Splits on \n; a trailing \r (CRLF output) is dropped from each line.
-std::vector<std::string_view> split_lines(std::string_view text);
-
-std::vector<std::string_view> split_words(std::string_view text);
-
-bool starts_with_icase(std::string_view text, std::string_view prefix);
-bool contains_icase(std::string_view text, std::string_view needle);
-bool all_digits(std::string_view text);
-
 // A line made only of rule characters (- + = |) and spaces, with at least one of them.
 bool is_rule_line(std::string_view line);
 

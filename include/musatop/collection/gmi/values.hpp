@@ -13,9 +13,6 @@ namespace musatop::gmi {
 // "power_draw" and "PowerDraw" all compare equal.
 std::string normalize_key(std::string_view key);
 
-// True for the spellings GMI and friends use for "no value": "", N/A, [Not Supported], ...
-bool is_missing_token(std::string_view text);
-
 // Trimmed text, or nullopt when it is a missing token.
 std::optional<std::string> clean_text(std::string_view text);
 
@@ -32,7 +29,5 @@ enum class MemoryUnit { optional_mib, required };
 // the unit is required. Binary prefixes with "i", decimal without.
 std::optional<std::int64_t> parse_memory_bytes(std::string_view text,
                                                MemoryUnit unit = MemoryUnit::optional_mib);
-
-std::string_view trim(std::string_view text);
 
 }  // namespace musatop::gmi

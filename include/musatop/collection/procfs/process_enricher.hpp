@@ -32,6 +32,7 @@ private:
         std::optional<std::string> command;
         std::optional<std::int64_t> rss_bytes;
         std::optional<double> create_time;
+        std::optional<std::uint64_t> start_ticks;
         std::optional<double> running_seconds;
         std::optional<double> cpu_percent;
     };

@@ -18,7 +18,7 @@ struct ScreenInput {
     const History* history = nullptr;
     const UiState* state = nullptr;
     std::int64_t now_second = 0;  // floor of the monotonic clock, for the trends
-    double now = 0;               // monotonic seconds, for message expiry
+    MonoTime now{};               // for message expiry
     bool ascii = false;
     std::string title = "musatop";
 };

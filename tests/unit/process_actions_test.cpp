@@ -3,21 +3,24 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "musatop/tui/termination.hpp"
+#include "musatop/actions/process_actions.hpp"
+#include "musatop/collection/procfs/live_process.hpp"
+#include "musatop/model/process_identity.hpp"
 #include "test_support.hpp"
 
 using namespace musatop;
-using namespace musatop::tui;
+using namespace musatop::actions;
+using musatop::procfs::live_start_ticks;
 using musatop::testing::SleepChild;
 
 namespace {
 
-GpuProcess row(std::int64_t pid, std::optional<double> create_time, ProcessStatus status = ProcessStatus::ok) {
+GpuProcess row(std::int64_t pid, std::optional<std::uint64_t> start_ticks, ProcessStatus status = ProcessStatus::ok) {
     GpuProcess p;
     p.device_index = 0;
     p.device_uuid = "u0";
     p.pid = pid;
-    p.create_time = create_time;
+    p.start_ticks = start_ticks;
     p.status = status;
     return p;
 }
@@ -31,15 +34,15 @@ Snapshot with_rows(std::vector<GpuProcess> rows) {
 }  // namespace
 
 TEST(TargetIsCurrent, NeedsFreshDataAndTheSameInstance) {
-    const GpuProcess target = row(42, 100.5);
+    const GpuProcess target = row(42, 10050);
     Snapshot s = with_rows({target});
     EXPECT_TRUE(target_is_current(target, &s));
     EXPECT_FALSE(target_is_current(target, nullptr));
     s.processes_stale = true;
     EXPECT_FALSE(target_is_current(target, &s));
     EXPECT_FALSE(target_is_current(target, &(s = with_rows({}))));                    // gone
-    EXPECT_FALSE(target_is_current(target, &(s = with_rows({row(42, 200.5)}))));      // PID reused
-    EXPECT_FALSE(target_is_current(target, &(s = with_rows({row(42, 100.5, ProcessStatus::access_denied)}))));
+    EXPECT_FALSE(target_is_current(target, &(s = with_rows({row(42, 20050)}))));      // PID reused
+    EXPECT_FALSE(target_is_current(target, &(s = with_rows({row(42, 10050, ProcessStatus::access_denied)}))));
     GpuProcess other_gpu = target;
     other_gpu.device_uuid = "u1";
     EXPECT_FALSE(target_is_current(target, &(s = with_rows({other_gpu}))));          // GPU identity changed
@@ -51,25 +54,25 @@ TEST(TargetIsCurrent, NeedsFreshDataAndTheSameInstance) {
 
 TEST(Terminate, ProtectedAndUnverifiedTargetsAreRefusedWithoutSignalling) {
     for (std::int64_t pid : {std::int64_t{-1}, std::int64_t{0}, std::int64_t{1}, std::int64_t{::getpid()}})
-        EXPECT_EQ(terminate_process(row(pid, 1.0)), "Refused: protected PID.") << pid;
+        EXPECT_EQ(terminate_process(row(pid, 1)), "Refused: protected PID.") << pid;
     SleepChild child;
     EXPECT_EQ(terminate_process(row(child.pid(), std::nullopt)), "Refused: process identity is not verified.");
-    EXPECT_EQ(terminate_process(row(child.pid(), process_create_time(child.pid()), ProcessStatus::access_denied)),
+    EXPECT_EQ(terminate_process(row(child.pid(), live_start_ticks(child.pid()), ProcessStatus::access_denied)),
               "Refused: process identity is not verified.");
     EXPECT_EQ(::kill(child.pid(), 0), 0);
 }
 
 TEST(Terminate, ReusedPidIsRefused) {
     SleepChild child;
-    const auto created = process_create_time(child.pid());
+    const auto created = live_start_ticks(child.pid());
     ASSERT_TRUE(created);
-    EXPECT_EQ(terminate_process(row(child.pid(), *created - 100)), "Refused: PID was reused or the process exited.");
+    EXPECT_EQ(terminate_process(row(child.pid(), *created + 1)), "Refused: PID was reused or the process exited.");
     EXPECT_EQ(::kill(child.pid(), 0), 0);
 }
 
 TEST(Terminate, VerifiedProcessGetsSigterm) {
     SleepChild child;
-    const auto created = process_create_time(child.pid());
+    const auto created = live_start_ticks(child.pid());
     ASSERT_TRUE(created);
     EXPECT_EQ(terminate_process(row(child.pid(), created)), "SIGTERM sent to PID " + std::to_string(child.pid()) + ".");
     const int status = child.reap();
@@ -79,7 +82,7 @@ TEST(Terminate, VerifiedProcessGetsSigterm) {
 
 TEST(Terminate, ExitedProcess) {
     SleepChild child;
-    const auto created = process_create_time(child.pid());
+    const auto created = live_start_ticks(child.pid());
     const auto pid = child.pid();
     child.stop(SIGKILL);
     EXPECT_EQ(terminate_process(row(pid, created)), "Process has already exited.");
@@ -88,7 +91,7 @@ TEST(Terminate, ExitedProcess) {
 TEST(Terminate, AnotherUsersProcessGivesAPermissionMessage) {
     if (::geteuid() != 0) GTEST_SKIP() << "needs root to become another user";
     SleepChild child;  // owned by root
-    const auto created = process_create_time(child.pid());
+    const auto created = live_start_ticks(child.pid());
     int pipe_fds[2];
     ASSERT_EQ(::pipe(pipe_fds), 0);
     const pid_t helper = ::fork();

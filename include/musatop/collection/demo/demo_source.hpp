@@ -4,18 +4,19 @@
 
 #include <chrono>
 
-#include "musatop/collection/collector.hpp"
 #include "musatop/collection/procfs/host_sampler.hpp"
+#include "musatop/model/source.hpp"
 
 namespace musatop {
 
 // The synthetic part alone, as a pure function of the seconds since the demo started.
 Snapshot make_demo_snapshot(double elapsed_seconds, WallTime now);
 
-class DemoCollector final : public Collector {
+class DemoSource final : public Source {
 public:
-    DemoCollector();
-    Snapshot collect(int cancel_fd = -1) override;
+    DemoSource();
+    Snapshot collect(const CancelToken& cancel) override;
+    std::string describe() const override { return "demo (synthetic GPUs)"; }
 
 private:
     std::chrono::steady_clock::time_point started_;

@@ -8,7 +8,7 @@
 #include <vector>
 
 
-namespace musatop::gmi {
+namespace musatop::subprocess {
 
 struct CommandSpec {
     std::vector<std::string> argv;  // argv[0] is the resolved executable path
@@ -46,4 +46,4 @@ struct ExecutableLookup {
 };
 ExecutableLookup resolve_executable(const std::string& name, const std::string& path_variable);
 
-}  // namespace musatop::gmi
+}  // namespace musatop::subprocess

@@ -1,4 +1,4 @@
-#include "musatop/collection/gmi/command_runner.hpp"
+#include "musatop/util/subprocess.hpp"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -14,24 +14,17 @@
 #include <cstring>
 #include <memory>
 
+#include "musatop/util/pidfd.hpp"
 #include "musatop/util/unique_fd.hpp"
 
 extern char** environ;
 
-namespace musatop::gmi {
+namespace musatop::subprocess {
 namespace {
 
 using Clock = std::chrono::steady_clock;
 
 std::string errno_text(int error) { return std::strerror(error); }
-
-UniqueFd open_pidfd(pid_t pid) {
-#ifdef SYS_pidfd_open
-    const long fd = ::syscall(SYS_pidfd_open, pid, 0);
-    if (fd >= 0) return UniqueFd(static_cast<int>(fd));
-#endif
-    return UniqueFd();
-}
 
 std::vector<std::string> build_environment(const std::vector<std::string>& extra) {
     std::vector<std::string> env = extra;
@@ -105,7 +98,7 @@ public:
             fail(error);
             return;
         }
-        pidfd_ = open_pidfd(pid_);
+        pidfd_ = pidfd::open(pid_);
         ::fcntl(out_.get(), F_SETFL, O_NONBLOCK);
         ::fcntl(err_.get(), F_SETFL, O_NONBLOCK);
     }
@@ -308,4 +301,4 @@ ExecutableLookup resolve_executable(const std::string& name, const std::string& 
     return result;
 }
 
-}  // namespace musatop::gmi
+}  // namespace musatop::subprocess

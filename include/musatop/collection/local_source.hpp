@@ -1,23 +1,25 @@
-// The real collector: mthreads-gmi for GPUs and GPU processes, /proc for the host
-// and for process details, version.json for the Toolkit version.
+// The live source of this host: mthreads-gmi for GPUs and GPU processes, /proc for
+// the host and for process details, version.json for the Toolkit version.
 #pragma once
 
 #include <optional>
 
-#include "musatop/collection/collector.hpp"
 #include "musatop/collection/gmi/gmi_source.hpp"
 #include "musatop/collection/procfs/host_sampler.hpp"
 #include "musatop/collection/procfs/process_enricher.hpp"
 #include "musatop/collection/toolkit/toolkit_version.hpp"
+#include "musatop/model/source.hpp"
 
 namespace musatop {
 
-class GmiCollector final : public Collector {
+class LocalSource final : public Source {
 public:
-    explicit GmiCollector(gmi::GmiSettings settings);
-    Snapshot collect(int cancel_fd = -1) override;
+    explicit LocalSource(gmi::GmiSettings settings);
+    Snapshot collect(const CancelToken& cancel) override;
+    std::string describe() const override;
 
 private:
+    gmi::GmiSettings settings_;
     gmi::GmiSource gmi_;
     procfs::ProcessEnricher enricher_;
     procfs::HostSampler host_;

@@ -5,12 +5,12 @@
 
 #include <chrono>
 
-#include "musatop/collection/gmi/command_runner.hpp"
+#include "musatop/util/subprocess.hpp"
 #include "musatop/util/unique_fd.hpp"
 #include "test_support.hpp"
 
 using namespace musatop;
-using namespace musatop::gmi;
+using namespace musatop::subprocess;
 using Kind = CommandOutcome::Kind;
 using namespace std::chrono_literals;
 

@@ -1,4 +1,4 @@
-#include "musatop/collection/demo/demo_collector.hpp"
+#include "musatop/collection/demo/demo_source.hpp"
 
 #include <array>
 #include <cmath>
@@ -79,15 +79,16 @@ Snapshot make_demo_snapshot(double t, WallTime now) {
         p.rss_bytes = static_cast<std::int64_t>((2 + job.memory_gib / 10) * kGiB);
         p.running_seconds = 3600.0 * static_cast<double>(job.pid % 5 + 1) + t;
         p.create_time = std::round((now_seconds - *p.running_seconds) * 100) / 100;
+        p.start_ticks = static_cast<std::uint64_t>(job.pid);  // stable: the selection follows it
         p.status = ProcessStatus::ok;
         s.processes.push_back(std::move(p));
     }
     return s;
 }
 
-DemoCollector::DemoCollector() : started_(std::chrono::steady_clock::now()) {}
+DemoSource::DemoSource() : started_(std::chrono::steady_clock::now()) {}
 
-Snapshot DemoCollector::collect(int /*cancel_fd*/) {
+Snapshot DemoSource::collect(const CancelToken& /*cancel*/) {
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
     Snapshot snapshot = make_demo_snapshot(elapsed, std::chrono::system_clock::now());
     host_.sample_into(snapshot);

@@ -1,12 +1,12 @@
-#include "musatop/collection/gmi_collector.hpp"
+#include "musatop/collection/local_source.hpp"
 
 #include <chrono>
 
 namespace musatop {
 
-GmiCollector::GmiCollector(gmi::GmiSettings settings) : gmi_(std::move(settings)) {}
+LocalSource::LocalSource(gmi::GmiSettings settings) : settings_(settings), gmi_(std::move(settings)) {}
 
-Snapshot GmiCollector::collect(int cancel_fd) {
+Snapshot LocalSource::collect(const CancelToken& cancel) {
     Snapshot snapshot;
     snapshot.sampled_at = std::chrono::system_clock::now();
     if (!toolkit_) toolkit_ = toolkit::detect_toolkit_version(toolkit::search_places_from_environment());
@@ -14,10 +14,12 @@ Snapshot GmiCollector::collect(int cancel_fd) {
     snapshot.musa_version_source = toolkit_->source;
     snapshot.musa_version_reason = toolkit_->reason;
 
-    gmi_.sample(snapshot, cancel_fd);
+    gmi_.sample(snapshot, cancel.fd());
     enricher_.enrich(snapshot.processes, std::chrono::system_clock::now(), std::chrono::steady_clock::now());
     host_.sample_into(snapshot);
     return snapshot;
 }
+
+std::string LocalSource::describe() const { return settings_.executable + " and /proc"; }
 
 }  // namespace musatop

@@ -1,0 +1,47 @@
+// The one table of the main screen's keys. The controller dispatches from it, the
+// footer and the help dialog are printed from it, so a key cannot work without
+// being documented, or be documented without working.
+#pragma once
+
+#include <array>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "musatop/tui/keys.hpp"
+
+namespace musatop::tui {
+
+enum class Action {
+    none, quit, help, select_previous, select_next, select_first, select_last, gpus_page_up, gpus_page_down,
+    trend_next, trend_previous, toggle_trends, sort_next, sort_reverse, search, my_processes, compact, refresh,
+    details, terminate, redraw
+};
+
+struct Binding {
+    Key key;
+    Action action = Action::none;
+};
+
+struct KeyEntry {
+    std::string_view keys;  // as the help dialog names them: "g / G"
+    std::string_view hint;  // the footer's words ("g/G GPU"); empty: not in the footer
+    bool in_short_footer = false;  // kept when the footer is short (narrow screens)
+    std::string_view help;  // what the keys do, for the help dialog
+    std::array<Binding, 4> bindings{};  // unused slots have Action::none
+};
+
+std::span<const KeyEntry> key_table();
+
+// The action bound to `key` on the main screen, if any.
+Action action_for(const Key& key);
+
+// "q quit ? help ..." in table order; the short one keeps the entries marked so.
+std::string footer_text(bool wide);
+
+// "keys: help" for every entry, in table order.
+std::vector<std::string> key_help_lines();
+
+}  // namespace musatop::tui

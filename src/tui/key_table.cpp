@@ -1,0 +1,74 @@
+#include "musatop/tui/key_table.hpp"
+
+namespace musatop::tui {
+namespace {
+
+constexpr Key ch(char32_t c) { return Key{KeyKind::character, c}; }
+constexpr Key kind(KeyKind k) { return Key{k, 0}; }
+
+// Footer order first (the footer reads left to right in this order), then the
+// keys that only the help dialog names.
+constexpr std::array<KeyEntry, 17> kTable = {{
+    {"q", "q quit", true, "quit. Ctrl-C quits from any screen and never signals a process.",
+     {{{ch('q'), Action::quit}, {ch('Q'), Action::quit}, {kind(KeyKind::interrupt), Action::quit}}}},
+    {"?", "? help", true, "this help.", {{{ch('?'), Action::help}}}},
+    {"g / G", "g/G GPU", true, "show the trend of the next / previous GPU, or ALL; the selection is unaffected.",
+     {{{ch('g'), Action::trend_next}, {ch('G'), Action::trend_previous}}}},
+    {"h", "h trend", true, "hide or show the trends (hidden automatically below 18 rows).",
+     {{{ch('h'), Action::toggle_trends}}}},
+    {"s / S", "s/S sort", false, "next sort field / reverse the order.",
+     {{{ch('s'), Action::sort_next}, {ch('S'), Action::sort_reverse}}}},
+    {"/", "/ find", true, "search PIDs, GPU indices, users and commands; Enter applies, Esc cancels.",
+     {{{ch('/'), Action::search}}}},
+    {"r / F5", "r refresh", false, "sample now.",
+     {{{ch('r'), Action::refresh}, {ch('R'), Action::refresh}, {kind(KeyKind::refresh), Action::refresh}}}},
+    {"k", "k term", true, "send SIGTERM to the selected process after confirming with y.",
+     {{{ch('k'), Action::terminate}}}},
+    {"Enter", "Enter info", true, "details of the selected process, with its complete command line.",
+     {{{kind(KeyKind::enter), Action::details}}}},
+    {"Up / Down / Tab / Shift-Tab", "", false, "move the process selection.",
+     {{{kind(KeyKind::up), Action::select_previous},
+       {kind(KeyKind::back_tab), Action::select_previous},
+       {kind(KeyKind::down), Action::select_next},
+       {kind(KeyKind::tab), Action::select_next}}}},
+    {"Home / End", "", false, "first / last process.",
+     {{{kind(KeyKind::home), Action::select_first}, {kind(KeyKind::end), Action::select_last}}}},
+    {"PgUp / PgDn", "", false, "page through GPUs when they do not all fit.",
+     {{{kind(KeyKind::page_up), Action::gpus_page_up}, {kind(KeyKind::page_down), Action::gpus_page_down}}}},
+    {"u", "", false, "only my processes (again: everybody's).", {{{ch('u'), Action::my_processes}}}},
+    {"c", "", false, "compact process columns.", {{{ch('c'), Action::compact}}}},
+    {"Ctrl-L", "", false, "redraw the screen.", {{{kind(KeyKind::redraw), Action::redraw}}}},
+    {"Esc", "", false, "close a dialog or cancel a search (the confirmation's default is NO).", {}},
+    {"y", "", false, "in the SIGTERM dialog only: confirm. The target is checked again first.", {}},
+}};
+
+}  // namespace
+
+std::span<const KeyEntry> key_table() { return kTable; }
+
+Action action_for(const Key& key) {
+    for (const auto& entry : kTable)
+        for (const auto& binding : entry.bindings)
+            if (binding.action != Action::none && binding.key.kind == key.kind &&
+                (key.kind != KeyKind::character || binding.key.ch == key.ch))
+                return binding.action;
+    return Action::none;
+}
+
+std::string footer_text(bool wide) {
+    std::string footer;
+    for (const auto& entry : kTable) {
+        if (entry.hint.empty() || (!wide && !entry.in_short_footer)) continue;
+        if (!footer.empty()) footer += ' ';
+        footer += entry.hint;
+    }
+    return footer;
+}
+
+std::vector<std::string> key_help_lines() {
+    std::vector<std::string> lines;
+    for (const auto& entry : kTable) lines.push_back(std::string(entry.keys) + ": " + std::string(entry.help));
+    return lines;
+}
+
+}  // namespace musatop::tui

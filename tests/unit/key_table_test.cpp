@@ -1,0 +1,98 @@
+// The key table is the only place keys are defined: dispatch, footer and help all
+// come from it, and every entry must be reachable and documented.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+
+#include "musatop/tui/controller.hpp"
+#include "musatop/tui/dialogs/modal.hpp"
+#include "musatop/tui/key_table.hpp"
+
+using namespace musatop;
+using namespace musatop::tui;
+
+TEST(KeyTable, EveryBoundKeyHasOneActionAndEveryEntryIsDocumented) {
+    std::set<std::pair<int, char32_t>> seen;
+    for (const auto& entry : key_table()) {
+        EXPECT_FALSE(entry.keys.empty());
+        EXPECT_FALSE(entry.help.empty()) << entry.keys;
+        for (const auto& binding : entry.bindings) {
+            if (binding.action == Action::none) continue;
+            EXPECT_TRUE(seen.insert({static_cast<int>(binding.key.kind), binding.key.ch}).second)
+                << "bound twice: " << entry.keys;
+            EXPECT_EQ(action_for(binding.key), binding.action) << entry.keys;
+        }
+    }
+    EXPECT_EQ(action_for(Key::character('x')), Action::none);
+}
+
+TEST(KeyTable, FooterHintsNameKeysThatWork) {
+    // Each footer hint starts with the key it names; that key must dispatch.
+    const std::map<std::string, Key> named = {{"q", Key::character('q')},    {"?", Key::character('?')},
+                                              {"g/G", Key::character('g')},  {"h", Key::character('h')},
+                                              {"s/S", Key::character('s')},  {"/", Key::character('/')},
+                                              {"r", Key::character('r')},    {"k", Key::character('k')},
+                                              {"Enter", Key{KeyKind::enter, 0}}};
+    for (const auto& entry : key_table()) {
+        if (entry.hint.empty()) continue;
+        const std::string first(entry.hint.substr(0, entry.hint.find(' ')));
+        ASSERT_TRUE(named.count(first)) << entry.hint;
+        EXPECT_NE(action_for(named.at(first)), Action::none) << entry.hint;
+    }
+    EXPECT_EQ(footer_text(true), "q quit ? help g/G GPU h trend s/S sort / find r refresh k term Enter info");
+    EXPECT_EQ(footer_text(false), "q quit ? help g/G GPU h trend / find k term Enter info");
+}
+
+TEST(KeyTable, HelpDialogListsEveryEntry) {
+    const auto lines = help_lines();
+    for (const auto& entry : key_table()) {
+        const std::string prefix = std::string(entry.keys) + ": ";
+        bool found = false;
+        for (const auto& line : lines) found = found || line.rfind(prefix, 0) == 0;
+        EXPECT_TRUE(found) << entry.keys;
+    }
+}
+
+TEST(KeyTable, EveryActionChangesSomethingOrHasAnEffect) {
+    // A bound action that neither changes the state nor returns an effect would be
+    // a key documented as working that does nothing.
+    Snapshot snapshot;
+    GpuProcess p;
+    p.pid = 4242;
+    p.start_ticks = 1;
+    p.status = ProcessStatus::ok;
+    snapshot.processes = {p, p, p};
+    snapshot.processes[1].pid = 4243;
+    snapshot.processes[2].pid = 4244;
+    Device d;
+    d.uuid = "u0";
+    snapshot.devices = {d};
+    ScreenContext context;
+    context.unfiltered = &snapshot;
+    context.processes = snapshot.processes;
+    context.devices = snapshot.devices;
+    context.process_page_size = 1;
+    context.device_page_size = 1;
+    for (const auto& entry : key_table())
+        for (const auto& binding : entry.bindings) {
+            if (binding.action == Action::none) continue;
+            UiState state;
+            state.selection = 1;
+            state.device_offset = 1;
+            const UiState before = state;
+            const Effect effect = handle_key(state, binding.key, context);
+            const bool changed = state.selection != before.selection || state.device_offset != before.device_offset ||
+                                 state.modal != before.modal || state.search_editing != before.search_editing ||
+                                 state.filter.sort != before.filter.sort ||
+                                 state.filter.reverse != before.filter.reverse ||
+                                 state.current_user_only != before.current_user_only ||
+                                 state.compact != before.compact || state.trends_visible != before.trends_visible ||
+                                 state.trend_target != before.trend_target || !state.message.empty();
+            EXPECT_TRUE(changed || effect == Effect::quit || effect == Effect::refresh || effect == Effect::redraw)
+                << entry.keys;
+            if (binding.action != Action::redraw) {
+                EXPECT_TRUE(changed || effect == Effect::quit) << entry.keys;
+            }
+        }
+}
