@@ -14,7 +14,10 @@ endfunction()
 
 # musatop_warnings(TARGET): the project's warning set; -Werror with MUSATOP_WERROR.
 function(musatop_warnings target)
-  target_compile_options(${target} PRIVATE -Wall -Wextra -Wshadow=local -Wnon-virtual-dtor)
+  target_compile_options(${target} PRIVATE -Wall -Wextra -Wnon-virtual-dtor)
+  if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+    target_compile_options(${target} PRIVATE -Wshadow=local)
+  endif()
   if(MUSATOP_WERROR)
     target_compile_options(${target} PRIVATE -Werror)
   endif()

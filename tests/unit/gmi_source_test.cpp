@@ -69,9 +69,23 @@ TEST_F(GmiSourceTest, FixtureRoundMapsUuidsAndVersions) {
     EXPECT_EQ(s.devices_sampled_at, s.sampled_at);
 }
 
-TEST_F(GmiSourceTest, VersionRunsOnceAndSamplesRunTwoCommands) {
+TEST_F(GmiSourceTest, BannerVersionSparesTheVersionCall) {
     sample();
     sample();
+    EXPECT_EQ(calls("version"), 0);  // the summary banner says "mthreads-gmi 2.3.3"
+    EXPECT_EQ(calls("query"), 2);
+    EXPECT_EQ(calls("summary"), 2);
+}
+
+TEST_F(GmiSourceTest, VersionRunsOnceWhenTheBannerLacksIt) {
+    std::string table = fixture("gmi_processes.txt");
+    const auto at = table.find("mthreads-gmi 2.3.3");
+    ASSERT_NE(at, std::string::npos);
+    table.replace(at, 18, std::string(18, ' '));  // a banner without the tool's version
+    write_text(dir / "summary.out", table);
+    const Snapshot first = sample();
+    sample();
+    EXPECT_EQ(first.gmi_version, "2.3.3");  // from -v
     EXPECT_EQ(calls("version"), 1);
     EXPECT_EQ(calls("query"), 2);
     EXPECT_EQ(calls("summary"), 2);

@@ -84,21 +84,26 @@ GmiSource::Texts GmiSource::run(int cancel_fd) {
         return Texts{error, error, std::nullopt};
     }
     const std::vector<std::string> query_args = {"-q", "--json"};
-    std::vector<CommandSpec> specs = {
+    const std::vector<CommandSpec> specs = {
         {{lookup.path, "-q", "--json"}, settings_.executable, settings_.timeout},
         {{lookup.path}, settings_.executable, settings_.timeout},
     };
-    const bool with_version = !version_attempted_;
-    if (with_version)
-        specs.push_back({{lookup.path, "-v"}, settings_.executable,
-                         std::min(settings_.timeout, settings_.version_timeout)});
-    version_attempted_ = true;
-
-    const auto outcomes = run_commands(specs, {"LC_ALL=C"}, RunLimits{settings_.max_output_bytes, cancel_fd});
+    const RunLimits limits{settings_.max_output_bytes, cancel_fd};
+    const auto outcomes = run_commands(specs, {"LC_ALL=C"}, limits);
     Texts texts{outcome_text(outcomes[0], joined(settings_.executable, query_args)),
                 outcome_text(outcomes[1], settings_.executable), std::nullopt};
-    if (with_version && outcomes[2].kind == CommandOutcome::Kind::exited && outcomes[2].exit_code == 0)
-        texts.version_output = utf8::repair(outcomes[2].stdout_text);
+
+    // `-v` only when the summary's banner does not state the version (every real
+    // banner does): a round is then two calls, a one-shot no more than that. A GMI
+    // without it still gets its one `-v`, in the first round.
+    if (version_attempted_) return texts;
+    version_attempted_ = true;
+    if (texts.summary.ok() && parse_banner_versions(texts.summary.value()).gmi_version) return texts;
+    const CommandSpec version{{lookup.path, "-v"}, settings_.executable,
+                              std::min(settings_.timeout, settings_.version_timeout)};
+    const auto outcome = run_commands({version}, {"LC_ALL=C"}, limits).at(0);
+    if (outcome.kind == CommandOutcome::Kind::exited && outcome.exit_code == 0)
+        texts.version_output = utf8::repair(outcome.stdout_text);
     return texts;
 }
 
