@@ -13,6 +13,7 @@
 #include "musatop/collection/demo/demo_source.hpp"
 #include "musatop/collection/local_source.hpp"
 #include "musatop/collection/procfs/process_enricher.hpp"
+#include "musatop/serve/serve_app.hpp"
 #include "musatop/tui/tui_app.hpp"
 
 namespace musatop::cli {
@@ -42,6 +43,26 @@ tui::TuiSettings tui_settings(const Options& options) {
     return settings;
 }
 
+// The agent's settings; a bad address or web config is a usage error (exit 2).
+Result<serve::ServeSettings> serve_settings(const Options& options) {
+    const ServeOptions& o = *options.serve;
+    serve::ServeSettings settings;
+    auto listen = serve::parse_listen_address(o.listen);
+    if (!listen.ok()) return Error{"argument --listen: " + listen.error()};
+    settings.listen = listen.value();
+    settings.interval = to_duration(Seconds(options.interval_seconds));
+    settings.filter = options.filter;
+    if (o.process_metrics)
+        settings.process_metrics =
+            *o.process_metrics == "command" ? serve::ProcessMetrics::with_command : serve::ProcessMetrics::memory;
+    if (o.web_config_file) {
+        auto web = serve::load_web_config(*o.web_config_file);
+        if (!web.ok()) return Error{"--web-config-file: " + web.error()};
+        settings.web = web.value();
+    }
+    return settings;
+}
+
 }  // namespace
 
 int run_program(const std::vector<std::string>& args, bool stdout_closed) {
@@ -55,6 +76,14 @@ int run_program(const std::vector<std::string>& args, bool stdout_closed) {
         return 1;
     }
     try {
+        if (options.serve) {
+            auto settings = serve_settings(options);
+            if (!settings.ok()) {
+                std::cerr << "musatop: error: " << settings.error() << "\n";
+                return 2;
+            }
+            return serve::run_serve(settings.value(), make_source(options));
+        }
         auto source = make_source(options);
         const bool interactive = ::isatty(STDIN_FILENO) && ::isatty(STDOUT_FILENO);
         if (options.once || options.json || !interactive) return run_one_shot(options, *source);

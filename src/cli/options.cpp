@@ -93,7 +93,23 @@ ParseResult parse_command_line(const std::vector<std::string>& args) {
     app.add_option("--gmi", o.gmi, "mthreads-gmi to run: a name looked up in PATH, or a path")->type_name("PATH");
     app.add_option("--timeout", timeout, "Time limit for each mthreads-gmi call, 0.1 to 60 s (default: 3)")
         ->type_name("SECONDS");
-    for (CLI::Option* option : app.get_options()) option->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+    ServeOptions serve_options;
+    CLI::App* serve = app.add_subcommand(
+        "serve", "Run the node agent: Prometheus /metrics and the JSON snapshot over HTTP (see docs/serve.md)");
+    serve->fallthrough();  // --interval, --gmi, --timeout, --gpu, --demo, filters: as above
+    serve->add_option("--listen", serve_options.listen,
+                      "Address to listen on: HOST:PORT, [IPv6]:PORT or :PORT for all (default: 127.0.0.1:9499)")
+        ->type_name("ADDR:PORT");
+    serve->add_option("--process-metrics", serve_options.process_metrics,
+                      "Also export per-process GPU memory; =command adds the command line")
+        ->expected(0, 1)
+        ->type_name("[command]");
+    serve->add_option("--web-config-file", serve_options.web_config_file,
+                      "TLS and basic-auth users, in the exporter-toolkit format of node_exporter")
+        ->type_name("FILE");
+    for (CLI::App* command : {&app, serve})
+        for (CLI::Option* option : command->get_options())
+            option->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
     app.footer(
         "Without --once or --json, and with a terminal on stdin and stdout, musatop runs its\n"
         "interactive screen (press ? there for the keys). Otherwise it prints one text snapshot.\n"
@@ -115,6 +131,13 @@ ParseResult parse_command_line(const std::vector<std::string>& args) {
             throw UsageError{"argument --sort: invalid choice: '" + sort +
                              "' (choose from 'gpu_memory', 'cpu', 'rss', 'pid', 'user', 'gpu')"};
         o.filter.sort = *field;
+        if (serve->parsed()) {
+            if (o.once || o.json) throw UsageError{"serve: --once and --json do not apply to the agent"};
+            const auto& pm = serve_options.process_metrics;
+            if (pm && !pm->empty() && *pm != "command")
+                throw UsageError{"argument --process-metrics: invalid value '" + *pm + "' (none or 'command')"};
+            o.serve = serve_options;
+        }
     } catch (const CLI::CallForHelp&) {
         result.exit_code = 0;
         result.stdout_text = app.help();

@@ -76,12 +76,15 @@ Snapshot Sampler::collect_safely() {
 
 void Sampler::publish(Snapshot snapshot, MonoTime completed_at) {
     history_.record(snapshot, completed_at);
+    ++counts_.rounds;
+    counts_.device_failures += snapshot.devices_stale ? 1 : 0;
+    counts_.process_failures += snapshot.processes_stale ? 1 : 0;
     auto shared_snapshot = std::make_shared<const Snapshot>(std::move(snapshot));
     auto shared_history = std::make_shared<const History>(history_);
     previous_ = shared_snapshot;
     std::lock_guard lock(mutex_);
     const std::uint64_t next = revision_.load(std::memory_order_relaxed) + 1;
-    ring_[next % kRingSize] = Frame{std::move(shared_snapshot), std::move(shared_history), next, completed_at};
+    ring_[next % kRingSize] = Frame{std::move(shared_snapshot), std::move(shared_history), next, completed_at, counts_};
     revision_.store(next, std::memory_order_release);
     const std::uint64_t one = 1;
     [[maybe_unused]] const ssize_t written = ::write(published_fd_.get(), &one, sizeof one);

@@ -51,7 +51,7 @@ std::vector<char*> as_pointers(std::vector<std::string>& strings) {
 class Child {
 public:
     Child(const CommandSpec& spec, std::vector<std::string>& env, Clock::time_point now)
-        : deadline_(now + spec.timeout) {
+        : started_(now), deadline_(now + spec.timeout) {
         int out_pipe[2];
         int err_pipe[2];
         if (::pipe2(out_pipe, O_CLOEXEC) != 0) {
@@ -156,12 +156,14 @@ public:
             outcome_.kind = CommandOutcome::Kind::exited;
             outcome_.exit_code = WEXITSTATUS(status);
         }
+        outcome_.elapsed = Clock::now() - started_;
         outcome_set_ = true;
     }
 
     void abort(CommandOutcome::Kind kind) {
         kill_and_reap();
         outcome_.kind = kind;
+        outcome_.elapsed = Clock::now() - started_;
         outcome_set_ = true;
     }
 
@@ -206,6 +208,7 @@ private:
     bool exited_ = false;
     bool outcome_set_ = false;
     CommandOutcome outcome_;
+    Clock::time_point started_;
     Clock::time_point deadline_;
 };
 

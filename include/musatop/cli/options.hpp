@@ -17,6 +17,15 @@ namespace musatop::cli {
 inline constexpr double kMinIntervalSeconds = 0.05;
 inline constexpr double kMaxIntervalSeconds = 3600;
 
+// `musatop serve`: the node agent (docs/serve.md).
+struct ServeOptions {
+    std::string listen = "127.0.0.1:9499";
+    // --process-metrics (memory per process) or --process-metrics=command (also the
+    // command line, cut to 64 cells).
+    std::optional<std::string> process_metrics;
+    std::optional<std::string> web_config_file;
+};
+
 struct Options {
     bool once = false;
     bool json = false;
@@ -27,6 +36,7 @@ struct Options {
     double timeout_seconds = 3.0;
     std::string gmi = "mthreads-gmi";
     ViewFilter filter;
+    std::optional<ServeOptions> serve;  // set for `musatop serve`
 };
 
 struct ParseResult {

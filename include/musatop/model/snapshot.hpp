@@ -74,6 +74,14 @@ enum class DeviceSource { none, gmi_json, gmi_summary, demo };
 
 const char* to_string(DeviceSource source);
 
+// How long this round's external calls took, per source (for `serve`'s
+// musatop_collect_duration_seconds; not part of the JSON output).
+struct CollectDurations {
+    std::optional<Seconds> devices;
+    std::optional<Seconds> processes;
+    bool operator==(const CollectDurations&) const = default;
+};
+
 struct Snapshot {
     WallTime sampled_at{};
     std::optional<WallTime> devices_sampled_at;
@@ -92,6 +100,7 @@ struct Snapshot {
     DeviceSource device_source = DeviceSource::none;
     // Why the summary table was used instead of `-q --json` (null otherwise).
     std::optional<std::string> device_source_reason;
+    CollectDurations collect_durations;
 
     bool is_demo() const { return device_source == DeviceSource::demo; }
     bool any_stale() const { return devices_stale || processes_stale; }

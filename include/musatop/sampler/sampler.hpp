@@ -24,11 +24,19 @@
 
 namespace musatop {
 
+// Rounds since the sampler started, and how many of them failed per source.
+struct RoundCounts {
+    std::uint64_t rounds = 0;
+    std::uint64_t device_failures = 0;
+    std::uint64_t process_failures = 0;
+};
+
 struct Frame {
     std::shared_ptr<const Snapshot> snapshot;
     std::shared_ptr<const History> history;
     std::uint64_t revision = 0;
     MonoTime completed_at{};  // when the round ended (history is recorded at this time)
+    RoundCounts counts;
 };
 
 struct SamplerSettings {
@@ -81,6 +89,7 @@ private:
     std::atomic<std::uint64_t> revision_{0};
 
     History history_;  // sampler thread only
+    RoundCounts counts_;  // sampler thread only
     std::shared_ptr<const Snapshot> previous_;
     std::thread thread_;
 };

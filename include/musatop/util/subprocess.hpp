@@ -24,6 +24,7 @@ struct CommandOutcome {
     std::string start_error;  // strerror text when the command could not start
     std::string stdout_text;  // raw bytes
     std::string stderr_text;
+    std::chrono::steady_clock::duration elapsed{};  // from spawn to reap
 };
 
 struct RunLimits {

@@ -81,7 +81,7 @@ GmiSource::Texts GmiSource::run(int cancel_fd) {
                               ? "GMI executable not found: " + settings_.executable
                               : "GMI command could not start: " + lookup.error};
         version_attempted_ = true;  // `-v` belongs to the first round, found or not
-        return Texts{error, error, std::nullopt};
+        return Texts{error, error, std::nullopt, {}};
     }
     const std::vector<std::string> query_args = {"-q", "--json"};
     const std::vector<CommandSpec> specs = {
@@ -91,7 +91,8 @@ GmiSource::Texts GmiSource::run(int cancel_fd) {
     const RunLimits limits{settings_.max_output_bytes, cancel_fd};
     const auto outcomes = run_commands(specs, {"LC_ALL=C"}, limits);
     Texts texts{outcome_text(outcomes[0], joined(settings_.executable, query_args)),
-                outcome_text(outcomes[1], settings_.executable), std::nullopt};
+                outcome_text(outcomes[1], settings_.executable), std::nullopt,
+                CollectDurations{Seconds(outcomes[0].elapsed), Seconds(outcomes[1].elapsed)}};
 
     // `-v` only when the summary's banner does not state the version (every real
     // banner does): a round is then two calls, a one-shot no more than that. A GMI
@@ -187,6 +188,7 @@ void GmiSource::sample(Snapshot& snapshot, int cancel_fd) {
     snapshot.gmi_version = gmi_version_;
     snapshot.device_source = device_source_;
     snapshot.device_source_reason = device_source_reason_;
+    snapshot.collect_durations = texts.durations;
 }
 
 }  // namespace musatop::gmi

@@ -32,6 +32,7 @@ private:
         Result<std::string> query;
         Result<std::string> summary;
         std::optional<std::string> version_output;
+        CollectDurations durations;
     };
     Texts run(int cancel_fd);
     void update_devices(const Result<std::string>& query, const Result<std::string>& summary, Snapshot& snapshot,

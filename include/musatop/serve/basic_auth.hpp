@@ -1,0 +1,43 @@
+// HTTP basic authentication against bcrypt hashes (libcrypt). A bcrypt check costs
+// tens of milliseconds by design, and Prometheus scrapes every few seconds, so a
+// verified (user, password) pair is remembered as a SHA-256 of the pair and later
+// compared in constant time, as exporter-toolkit caches its checks too.
+#pragma once
+
+#include <array>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace musatop::serve {
+
+struct Credentials {
+    std::string user;
+    std::string password;
+};
+
+// "Basic <base64(user:password)>" -> credentials; none when malformed.
+std::optional<Credentials> parse_basic_authorization(std::string_view header);
+
+// Standard base64 (RFC 4648, padding required); none on any invalid input.
+std::optional<std::string> decode_base64(std::string_view text);
+
+// Constant-time comparison of two byte strings of the same length.
+bool equal_in_constant_time(std::string_view a, std::string_view b);
+
+class BasicAuth {
+public:
+    explicit BasicAuth(std::map<std::string, std::string> users) : users_(std::move(users)) {}
+    bool enabled() const { return !users_.empty(); }
+    // True when the header names a configured user with the right password.
+    bool allows(std::string_view authorization_header);
+
+private:
+    std::map<std::string, std::string> users_;  // name -> bcrypt hash
+    std::mutex mutex_;
+    std::map<std::string, std::array<unsigned char, 32>> verified_;  // name -> SHA-256(name:password)
+};
+
+}  // namespace musatop::serve

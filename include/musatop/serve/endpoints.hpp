@@ -1,0 +1,52 @@
+// What each endpoint answers, from a frame: pure, so the HTTP adapter only routes.
+#pragma once
+
+#include <mutex>
+#include <string>
+
+#include "musatop/model/view_filter.hpp"
+#include "musatop/sampler/sampler.hpp"
+#include "musatop/serve/metrics.hpp"
+
+namespace musatop::serve {
+
+struct Reply {
+    int status = 200;
+    std::string content_type;
+    std::string body;
+};
+
+struct EndpointSettings {
+    ViewFilter filter;
+    Seconds interval{1.0};
+    ProcessMetrics process_metrics = ProcessMetrics::off;
+};
+
+// Renders each document once per frame (and staleness state), however many
+// clients ask: 50 scrapers cost one rendering a second, not fifty.
+class Endpoints {
+public:
+    explicit Endpoints(EndpointSettings settings) : settings_(std::move(settings)) {}
+
+    Reply metrics(const Frame& frame, WallTime now);
+    Reply snapshot(const Frame& frame);
+    Reply health(const Frame& frame) const;
+    Reply index(const Frame& frame) const;
+
+private:
+    struct Cached {
+        std::uint64_t revision = 0;
+        bool values_hidden = false;
+        std::string text;
+    };
+    const Snapshot& view_of(const Frame& frame);
+
+    EndpointSettings settings_;
+    std::mutex mutex_;
+    std::uint64_t view_revision_ = 0;
+    Snapshot view_;
+    Cached metrics_;
+    Cached json_;
+};
+
+}  // namespace musatop::serve

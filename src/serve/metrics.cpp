@@ -1,0 +1,222 @@
+#include "musatop/serve/metrics.hpp"
+
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <optional>
+#include <set>
+
+#include "musatop/output/sanitize.hpp"
+#include "musatop/util/version.hpp"
+
+namespace musatop::serve {
+namespace {
+
+constexpr std::string_view kCached = " Cached: from the sampler's last round.";
+constexpr int kCommandCells = 64;
+
+// Whole numbers exactly (bytes, counts); others with 15 significant digits, so a
+// percentage divided by 100 prints as 0.646, not 0.6459999999999999.
+std::string number(double value) {
+    if (std::isnan(value)) return "NaN";
+    if (std::isinf(value)) return value > 0 ? "+Inf" : "-Inf";
+    if (value == std::trunc(value) && std::fabs(value) < 9e15) return std::to_string(static_cast<std::int64_t>(value));
+    std::array<char, 64> buffer{};
+    const auto [end, error] =
+        std::to_chars(buffer.data(), buffer.data() + buffer.size(), value, std::chars_format::general, 15);
+    return error == std::errc{} ? std::string(buffer.data(), end) : "NaN";
+}
+
+double unix_seconds(WallTime t) { return std::chrono::duration<double>(t.time_since_epoch()).count(); }
+
+using Labels = std::vector<std::pair<std::string_view, std::string>>;
+
+// One metric family: HELP and TYPE once, then its series; nothing when it has none.
+class Family {
+public:
+    Family(std::string_view name, std::string_view type, std::string_view help)
+        : name_(name), type_(type), help_(help) {}
+    void add(const Labels& labels, double value) {
+        series_ += name_;
+        if (!labels.empty()) {
+            series_ += '{';
+            for (std::size_t i = 0; i < labels.size(); ++i) {
+                if (i) series_ += ',';
+                series_ += std::string(labels[i].first) + "=\"" + labels[i].second + '"';
+            }
+            series_ += '}';
+        }
+        series_ += ' ' + number(value) + '\n';
+    }
+    void write(std::string& out) const {
+        if (series_.empty()) return;
+        out += "# HELP " + std::string(name_) + ' ' + std::string(help_) + std::string(kCached) + '\n';
+        out += "# TYPE " + std::string(name_) + ' ' + std::string(type_) + '\n';
+        out += series_;
+    }
+
+private:
+    std::string_view name_, type_, help_;
+    std::string series_;
+};
+
+std::optional<double> scaled(std::optional<double> value, double factor) {
+    if (!value || !std::isfinite(*value)) return std::nullopt;
+    return *value * factor;
+}
+std::optional<double> percent_ratio(std::optional<double> percent) {
+    if (!percent || !std::isfinite(*percent)) return std::nullopt;
+    return *percent / 100.0;
+}
+std::optional<double> as_double(std::optional<std::int64_t> value) {
+    if (!value) return std::nullopt;
+    return static_cast<double>(*value);
+}
+
+// The GPU value gauges: one row each, so a new reading is one line here.
+struct GpuGauge {
+    std::string_view name;
+    std::string_view help;
+    std::optional<double> (*value)(const Device&);
+};
+constexpr std::array<GpuGauge, 10> kGpuGauges = {{
+    {"musatop_gpu_utilization_ratio", "GPU utilisation reported by mthreads-gmi, 0 to 1.",
+     [](const Device& d) { return percent_ratio(d.gpu_utilization_percent); }},
+    {"musatop_gpu_memory_busy_ratio",
+     "Memory-controller load reported by mthreads-gmi, 0 to 1 (not memory occupancy).",
+     [](const Device& d) { return percent_ratio(d.memory_utilization_percent); }},
+    {"musatop_gpu_memory_used_bytes", "GPU memory in use, in bytes.",
+     [](const Device& d) { return as_double(d.memory_used_bytes); }},
+    {"musatop_gpu_memory_total_bytes", "GPU memory size, in bytes.",
+     [](const Device& d) { return as_double(d.memory_total_bytes); }},
+    {"musatop_gpu_temperature_celsius", "GPU temperature, in degrees Celsius.",
+     [](const Device& d) { return scaled(d.temperature_c, 1); }},
+    {"musatop_gpu_power_watts", "GPU power draw, in watts.", [](const Device& d) { return scaled(d.power_draw_w, 1); }},
+    {"musatop_gpu_power_limit_watts", "GPU power limit, in watts.",
+     [](const Device& d) { return scaled(d.power_limit_w, 1); }},
+    {"musatop_gpu_graphics_clock_hertz", "GPU graphics clock, in hertz.",
+     [](const Device& d) { return scaled(d.graphics_clock_mhz, 1e6); }},
+    {"musatop_gpu_memory_clock_hertz", "GPU memory clock, in hertz.",
+     [](const Device& d) { return scaled(d.memory_clock_mhz, 1e6); }},
+    {"musatop_gpu_processes", "Processes on the GPU (rows of the GMI process table).", nullptr},
+}};
+
+Labels gpu_labels(const Device& d) { return {{"gpu", std::to_string(d.index)}, {"uuid", label_value(d.uuid.value_or(""))}}; }
+
+void write_collect_families(std::string& out, const MetricsInput& in) {
+    Family success("musatop_collect_success", "gauge", "1 when the source's last round succeeded (data not stale).");
+    Family stamp("musatop_collect_timestamp_seconds", "gauge", "Unix time of the source's last successful sample.");
+    Family duration("musatop_collect_duration_seconds", "gauge", "Wall time of the last mthreads-gmi call, in seconds.");
+    Family errors("musatop_collect_errors_total", "counter", "Failed rounds of the source since start.");
+    const Snapshot* s = in.snapshot;
+    struct SourceRow {
+        const char* name;
+        bool stale;
+        std::optional<WallTime> at;
+        std::optional<Seconds> took;
+        std::uint64_t failures;
+    };
+    const std::array<SourceRow, 2> rows = {{
+        {"devices", !s || s->devices_stale, s ? s->devices_sampled_at : std::nullopt,
+         s ? s->collect_durations.devices : std::nullopt, in.counts.device_failures},
+        {"processes", !s || s->processes_stale, s ? s->processes_sampled_at : std::nullopt,
+         s ? s->collect_durations.processes : std::nullopt, in.counts.process_failures},
+    }};
+    for (const auto& row : rows) {
+        const Labels labels = {{"source", row.name}};
+        success.add(labels, row.stale ? 0 : 1);
+        if (row.at) stamp.add(labels, unix_seconds(*row.at));
+        if (row.took) duration.add(labels, row.took->count());
+        errors.add(labels, static_cast<double>(row.failures));
+    }
+    success.write(out);
+    stamp.write(out);
+    duration.write(out);
+    errors.write(out);
+}
+
+void write_process_families(std::string& out, const MetricsInput& in, const Snapshot& s) {
+    Family memory("musatop_process_gpu_memory_bytes", "gauge", "GPU memory used by the process, in bytes.");
+    Family info("musatop_process_info", "gauge", "A process on a GPU, with its command line (cut to 64 cells).");
+    std::set<std::pair<std::int64_t, std::int64_t>> seen;  // (gpu, pid): one series each
+    for (const auto& p : s.processes) {
+        if (!seen.insert({p.device_index, p.pid}).second) continue;
+        Labels labels = {{"gpu", std::to_string(p.device_index)},
+                         {"uuid", label_value(p.device_uuid.value_or(""))},
+                         {"pid", std::to_string(p.pid)},
+                         {"user", label_value(p.username.value_or(""))}};
+        if (p.gpu_memory_bytes) memory.add(labels, static_cast<double>(*p.gpu_memory_bytes));
+        if (in.processes == ProcessMetrics::with_command) {
+            labels.emplace_back("command", label_value(truncate_to_width(sanitize(p.command.value_or("")), kCommandCells)));
+            info.add(labels, 1);
+        }
+    }
+    memory.write(out);
+    info.write(out);
+}
+
+}  // namespace
+
+std::string label_value(std::string_view text) {
+    std::string out;
+    for (char c : sanitize(text)) {
+        if (c == '\\') out += "\\\\";
+        else if (c == '"') out += "\\\"";
+        else if (c == '\n') out += "\\n";
+        else out += c;
+    }
+    return out;
+}
+
+bool devices_too_stale(const Snapshot& snapshot, Seconds interval, WallTime now) {
+    if (!snapshot.devices_stale) return false;
+    if (!snapshot.devices_sampled_at) return true;
+    return now - *snapshot.devices_sampled_at > 3 * interval;
+}
+
+std::string render_metrics(const MetricsInput& in) {
+    std::string out;
+    Family build("musatop_build_info", "gauge", "Always 1; the musatop version in a label.");
+    build.add({{"version", label_value(kVersion)}}, 1);
+    build.write(out);
+    write_collect_families(out, in);
+    if (!in.snapshot) return out;
+    const Snapshot& s = *in.snapshot;
+
+    Family host("musatop_host_info", "gauge", "Always 1; the host and its GPU software versions in labels.");
+    host.add({{"hostname", label_value(s.host.hostname.value_or(""))},
+              {"driver_version", label_value(s.driver_version.value_or(""))},
+              {"gmi_version", label_value(s.gmi_version.value_or(""))},
+              {"musa_version", label_value(s.musa_version.value_or(""))}},
+             1);
+    host.write(out);
+
+    Family info("musatop_gpu_info", "gauge", "Always 1; a GPU's identity in labels.");
+    for (const auto& d : s.devices)
+        info.add({{"gpu", std::to_string(d.index)},
+                  {"uuid", label_value(d.uuid.value_or(""))},
+                  {"name", label_value(d.name.value_or(""))},
+                  {"bus_id", label_value(d.bus_id.value_or(""))}},
+                 1);
+    info.write(out);
+
+    const bool values = !devices_too_stale(s, in.interval, in.now);
+    for (const auto& gauge : kGpuGauges) {
+        Family family(gauge.name, "gauge", gauge.help);
+        for (const auto& d : s.devices) {
+            if (!values) break;
+            if (gauge.value) {
+                if (const auto v = gauge.value(d)) family.add(gpu_labels(d), *v);
+            } else if (!s.processes_stale) {
+                double count = 0;
+                for (const auto& p : s.processes) count += p.device_index == d.index ? 1 : 0;
+                family.add(gpu_labels(d), count);
+            }
+        }
+        family.write(out);
+    }
+    if (in.processes != ProcessMetrics::off && !s.processes_stale) write_process_families(out, in, s);
+    return out;
+}
+
+}  // namespace musatop::serve

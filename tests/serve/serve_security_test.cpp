@@ -1,0 +1,123 @@
+// `musatop serve` against clients that misbehave, and behind TLS and basic auth.
+#include <gtest/gtest.h>
+#include <crypt.h>
+#include <signal.h>
+
+#include <memory>
+#include <thread>
+
+#include <httplib.h>
+
+#include "child_process.hpp"
+#include "serve_process.hpp"
+
+using namespace musatop::testing;
+using namespace std::chrono_literals;
+
+TEST(ServeLimits, ASlowClientIsCutAndNeverBlocksOthers) {
+    Scenario scenario;
+    scenario.use_reference_fixtures();
+    ServeProcess serve(scenario, {"--interval", "0.2"});
+    ASSERT_TRUE(serve.listening()) << serve.log();
+    RawConnection slow(serve.port());
+    ASSERT_TRUE(slow.send("GET /metr"));  // and then nothing more: a slowloris
+    const auto started = std::chrono::steady_clock::now();
+    // Others are served at once while it hangs.
+    for (int i = 0; i < 5; ++i) {
+        const auto t = std::chrono::steady_clock::now();
+        EXPECT_EQ(http_get(serve.port(), "/").status, 200);
+        EXPECT_LT(std::chrono::steady_clock::now() - t, 1s);
+    }
+    bool closed = false;
+    const std::string answer = slow.read_until_closed(20s, closed);
+    const auto waited = std::chrono::steady_clock::now() - started;
+    EXPECT_TRUE(closed);
+    EXPECT_TRUE(answer.empty());
+    EXPECT_GE(waited, 9s);   // the head gets 10 s from the accept...
+    EXPECT_LT(waited, 13s);  // ...and not much more
+    EXPECT_EQ(serve.stop(SIGTERM), 0);
+}
+
+TEST(ServeLimits, MoreThan64ConnectionsGet503AndNothingBreaks) {
+    Scenario scenario;
+    scenario.use_reference_fixtures();
+    ServeProcess serve(scenario, {"--interval", "0.2"});
+    ASSERT_TRUE(serve.listening()) << serve.log();
+    // 64 idle connections hold every slot (each waits up to 10 s for its request).
+    std::vector<std::unique_ptr<RawConnection>> idle;
+    for (int i = 0; i < 64; ++i) {
+        idle.push_back(std::make_unique<RawConnection>(serve.port()));
+        ASSERT_TRUE(idle.back()->connected());
+    }
+    // The server must have taken all 64 before the next one counts as the 65th.
+    ASSERT_TRUE(wait_for([&] {
+        const auto reply = http_get(serve.port(), "/healthz");
+        return reply.status == 503 && reply.body == "too many connections; try again\n";
+    }));
+    idle.clear();  // the slots free up
+    ASSERT_TRUE(wait_for([&] { return http_get(serve.port(), "/healthz").status == 200; }));
+    EXPECT_EQ(serve.stop(SIGTERM), 0);
+}
+
+namespace {
+
+// A self-signed certificate for 127.0.0.1, made with the openssl command.
+bool make_certificate(const Scenario& scenario) {
+    const auto result = run_child({"/usr/bin/openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+                                   "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1", "-keyout",
+                                   (scenario.dir() / "tls.key").string(), "-out", (scenario.dir() / "tls.crt").string()},
+                                  {}, 30s);
+    return result.exit_code == 0;
+}
+
+}  // namespace
+
+TEST(ServeSecurity, TlsAndBasicAuthOnEveryEndpointButHealthz) {
+    Scenario scenario;
+    scenario.use_reference_fixtures();
+    ASSERT_TRUE(make_certificate(scenario)) << "openssl req failed";
+    const std::string hash = ::crypt("s3cret", ::crypt_gensalt("$2y$", 5, nullptr, 0));
+    scenario.set("web.yml", "tls_server_config:\n  cert_file: tls.crt\n  key_file: tls.key\n"
+                            "basic_auth_users:\n  prometheus: " + hash + "\n");
+    ServeProcess serve(scenario, {"--interval", "0.2", "--web-config-file", (scenario.dir() / "web.yml").string()});
+    ASSERT_TRUE(serve.listening()) << serve.log();
+    EXPECT_NE(serve.log().find("listening on https://"), std::string::npos);
+    EXPECT_NE(serve.log().find("basic auth"), std::string::npos);
+
+    httplib::SSLClient client("127.0.0.1", serve.port());
+    client.set_ca_cert_path((scenario.dir() / "tls.crt").c_str());
+    client.enable_server_certificate_verification(true);
+    client.set_connection_timeout(5);
+    ASSERT_TRUE(wait_for([&] {
+        auto r = client.Get("/healthz");
+        return r && r->status == 200;
+    }));
+    auto denied = client.Get("/metrics");
+    ASSERT_TRUE(denied);
+    EXPECT_EQ(denied->status, 401);
+    EXPECT_EQ(denied->get_header_value("WWW-Authenticate"), "Basic realm=\"musatop\"");
+    client.set_basic_auth("prometheus", "wrong");
+    EXPECT_EQ(client.Get("/metrics")->status, 401);
+    client.set_basic_auth("prometheus", "s3cret");
+    auto allowed = client.Get("/metrics");
+    ASSERT_TRUE(allowed);
+    EXPECT_EQ(allowed->status, 200);
+    EXPECT_NE(allowed->body.find("musatop_gpu_info{"), std::string::npos);
+    EXPECT_EQ(client.Get("/api/v1/snapshot")->status, 200);
+    // Plain HTTP to the TLS port gets no answer in the clear.
+    const auto plain = http_get(serve.port(), "/healthz");
+    EXPECT_FALSE(plain.ok);
+    EXPECT_EQ(serve.stop(SIGTERM), 0);
+}
+
+TEST(ServeSecurity, AnUnusableCertificateIsAClearError) {
+    Scenario scenario;
+    scenario.set("tls.crt", "not a certificate\n");
+    scenario.set("tls.key", "not a key\n");
+    scenario.set("web.yml", "tls_server_config:\n  cert_file: tls.crt\n  key_file: tls.key\n");
+    const auto run = scenario.run({"serve", "--demo", "--listen", "127.0.0.1:" + std::to_string(free_port()),
+                                   "--web-config-file", (scenario.dir() / "web.yml").string()},
+                                  10s);
+    EXPECT_EQ(run.exit_code, 2);
+    EXPECT_NE(run.err.find("cannot use the TLS certificate"), std::string::npos) << run.err;
+}
