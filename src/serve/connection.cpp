@@ -2,6 +2,8 @@
 
 #include <arpa/inet.h>
 #include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <sys/socket.h>
 
@@ -53,6 +55,8 @@ bool head_has_body(std::string_view head) {
 Connection::Connection(int fd, SSL* ssl, int stop_fd, const ConnectionLimits& limits)
     : fd_(fd), ssl_(ssl), stop_fd_(stop_fd), limits_(limits) {
     ::fcntl(fd_, F_SETFL, ::fcntl(fd_, F_GETFL) | O_NONBLOCK);
+    const int yes = 1;  // replies are written whole (flush), so nothing is gained by Nagle
+    ::setsockopt(fd_, IPPROTO_TCP, TCP_NODELAY, &yes, sizeof yes);
 }
 
 Connection::Io Connection::wait(short events, MonoTime deadline) const {
@@ -172,7 +176,20 @@ bool Connection::send_all(std::string_view data) {
 }
 
 ssize_t Connection::write(const char* ptr, size_t size) {
-    return send_all(std::string_view(ptr, size)) ? static_cast<ssize_t>(size) : -1;
+    constexpr std::size_t kLarge = 4096;
+    if (size < kLarge) {
+        pending_.append(ptr, size);
+        return static_cast<ssize_t>(size);
+    }
+    // A body: send what is pending, then the body itself without copying it.
+    if (!flush() || !send_all(std::string_view(ptr, size))) return -1;
+    return static_cast<ssize_t>(size);
+}
+
+bool Connection::flush() {
+    const bool sent = send_all(pending_);
+    pending_.clear();
+    return sent;
 }
 
 void Connection::refuse(int status, std::string_view reason, std::string_view body) {

@@ -21,6 +21,10 @@ std::string html_escape(std::string_view text) {
     return out;
 }
 
+Reply text_reply(int status, std::string body, const char* type = "text/plain; charset=utf-8") {
+    return Reply{status, type, std::make_shared<const std::string>(std::move(body))};
+}
+
 // A one-line reason: the first error of the stale source.
 std::string first_error(const Snapshot& s, std::string_view source) {
     for (const auto& e : s.errors)
@@ -48,24 +52,25 @@ Reply Endpoints::metrics(const Frame& frame, WallTime now) {
         input.interval = settings_.interval;
         input.now = now;
         input.processes = settings_.process_metrics;
-        metrics_ = Cached{frame.revision, hidden, render_metrics(input)};
+        metrics_ = Cached{frame.revision, hidden, std::make_shared<const std::string>(render_metrics(input))};
     }
     return Reply{200, kMetricsContentType, metrics_.text};
 }
 
 Reply Endpoints::snapshot(const Frame& frame) {
-    if (!frame.snapshot) return Reply{503, "text/plain; charset=utf-8", "no sample yet\n"};
+    if (!frame.snapshot) return text_reply(503, "no sample yet\n");
     std::lock_guard lock(mutex_);
-    if (json_.revision != frame.revision) json_ = Cached{frame.revision, false, render_json(view_of(frame))};
+    if (json_.revision != frame.revision)
+        json_ = Cached{frame.revision, false, std::make_shared<const std::string>(render_json(view_of(frame)))};
     return Reply{200, "application/json", json_.text};
 }
 
 Reply Endpoints::health(const Frame& frame) const {
-    if (!frame.snapshot) return Reply{503, "text/plain; charset=utf-8", "no sample yet\n"};
+    if (!frame.snapshot) return text_reply(503, "no sample yet\n");
     const Snapshot& s = *frame.snapshot;
-    if (s.devices_stale) return Reply{503, "text/plain; charset=utf-8", first_error(s, "devices") + "\n"};
-    if (s.processes_stale) return Reply{503, "text/plain; charset=utf-8", first_error(s, "processes") + "\n"};
-    return Reply{200, "text/plain; charset=utf-8", "ok\n"};
+    if (s.devices_stale) return text_reply(503, first_error(s, "devices") + "\n");
+    if (s.processes_stale) return text_reply(503, first_error(s, "processes") + "\n");
+    return text_reply(200, "ok\n");
 }
 
 Reply Endpoints::index(const Frame& frame) const {
@@ -77,7 +82,7 @@ Reply Endpoints::index(const Frame& frame) const {
     for (const char* endpoint : {"/metrics", "/api/v1/snapshot", "/healthz"})
         page += std::string("<li><a href=\"") + endpoint + "\">" + endpoint + "</a></li>\n";
     page += "</ul>\n<p>Read-only: nothing here changes a setting or signals a process.</p>\n</body></html>\n";
-    return Reply{200, "text/html; charset=utf-8", page};
+    return text_reply(200, std::move(page), "text/html; charset=utf-8");
 }
 
 }  // namespace musatop::serve

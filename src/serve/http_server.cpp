@@ -73,7 +73,8 @@ private:
             }
             bool closed_by_client = false;
             const bool last = served + 1 == kMaxRequestsPerConnection || !this->is_running();
-            const bool written = this->process_request(connection, last, closed_by_client, nullptr);
+            const bool written = this->process_request(connection, last, closed_by_client, nullptr) &&
+                                 connection.flush();
             connection.finish_request();
             if (!written || closed_by_client || last) return true;
         }

@@ -1,5 +1,6 @@
 #include "musatop/serve/serve_app.hpp"
 
+#include <malloc.h>
 #include <pthread.h>
 #include <signal.h>
 #include <unistd.h>
@@ -21,7 +22,7 @@ namespace {
 
 void send(httplib::Response& response, const Reply& reply) {
     response.status = reply.status;
-    response.set_content(reply.body, reply.content_type.c_str());
+    response.set_content(*reply.body, reply.content_type.c_str());
 }
 
 void add_routes(httplib::Server& server, Sampler& sampler, Endpoints& endpoints, BasicAuth& auth) {
@@ -88,6 +89,9 @@ std::string seconds_text(std::chrono::steady_clock::duration interval) {
 
 int run_serve(const ServeSettings& settings, std::unique_ptr<Source> source) {
     ::signal(SIGPIPE, SIG_IGN);
+    // Up to 68 HTTP workers would each get a malloc arena that keeps freed memory;
+    // two arenas serve two cores as well and keep the agent's RSS small.
+    ::mallopt(M_ARENA_MAX, 2);
     // Every thread started from here on inherits the mask; the signals are taken
     // with sigwait below, never by a handler in a random thread.
     sigset_t signals;

@@ -44,6 +44,10 @@ public:
     HeadStatus read_head(bool first_request);
     void finish_request();  // drops the served head, keeps pipelined bytes
     bool send_all(std::string_view data);
+    // httplib writes a response in several pieces (status, headers, body); they are
+    // collected and sent at once, so a small reply is one segment and never waits
+    // for a delayed ACK (Nagle). Returns false when the client is gone.
+    bool flush();
     // A complete minimal response for the refusals made before httplib sees the request.
     void refuse(int status, std::string_view reason, std::string_view body);
 
@@ -66,6 +70,7 @@ private:
     int stop_fd_;
     ConnectionLimits limits_;
     std::string buffer_;
+    std::string pending_;  // response bytes not sent yet
     std::size_t head_end_ = 0;
     std::size_t pos_ = 0;
 };

@@ -1,6 +1,7 @@
 // What each endpoint answers, from a frame: pure, so the HTTP adapter only routes.
 #pragma once
 
+#include <memory>
 #include <mutex>
 #include <string>
 
@@ -13,7 +14,7 @@ namespace musatop::serve {
 struct Reply {
     int status = 200;
     std::string content_type;
-    std::string body;
+    std::shared_ptr<const std::string> body;  // shared with the cache: no copy per client
 };
 
 struct EndpointSettings {
@@ -37,7 +38,7 @@ private:
     struct Cached {
         std::uint64_t revision = 0;
         bool values_hidden = false;
-        std::string text;
+        std::shared_ptr<const std::string> text;
     };
     const Snapshot& view_of(const Frame& frame);
 
