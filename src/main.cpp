@@ -1,4 +1,5 @@
 #include <fcntl.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <string>
@@ -29,5 +30,9 @@ bool protect_standard_descriptors() {
 
 int main(int argc, char** argv) {
     const bool stdout_closed = protect_standard_descriptors();
+    // A parent may start us with SIGCHLD ignored (some job runners, Python's
+    // signal(SIGCHLD, SIG_IGN)); the kernel would then reap GMI children itself and
+    // their exit status would be lost. Their reaping is ours.
+    ::signal(SIGCHLD, SIG_DFL);
     return musatop::cli::run_program(std::vector<std::string>(argv + 1, argv + argc), stdout_closed);
 }

@@ -25,8 +25,13 @@ std::string terminate_process(const GpuProcess& target) {
     if (!target.start_ticks || target.status != ProcessStatus::ok) return "Refused: process identity is not verified.";
     const auto pid = static_cast<pid_t>(target.pid);
 
+    // GMI may name a thread; a signal to its TID would end the whole process.
+    if (procfs::is_process_leader(target.pid) == false) return "Refused: PID is a thread, not a process.";
     UniqueFd pidfd = pidfd::open(pid);
-    const bool fallback = !pidfd.valid() && (errno == ENOSYS || errno == EINVAL);
+    // kill() only where the kernel lacks pidfd_open, never for any other refusal
+    // (EINVAL, or ENOENT on newer kernels, for a thread that became one meanwhile).
+    const bool fallback = !pidfd.valid() && errno == ENOSYS;
+    if (!pidfd.valid() && (errno == EINVAL || errno == ENOENT)) return "Refused: PID is a thread, not a process.";
     if (!pidfd.valid() && !fallback) return failure_message(errno);
 
     // With the pidfd held, /proc/<pid> is that same instance; other start ticks

@@ -15,14 +15,17 @@
 namespace musatop::cli {
 namespace {
 
-// Ctrl-C during collection: the handler only pokes the eventfd, which makes the
-// command runner kill GMI at once; the main flow then exits 130.
+// Ctrl-C, SIGTERM (`timeout 5 musatop --json`), SIGHUP or SIGQUIT during
+// collection: the handler only pokes the eventfd, which makes the command runner
+// kill and reap GMI at once; the main flow then exits 128 + the signal (130, 143,
+// 129, 131), leaving no child behind.
 // (Process-wide by nature: a signal handler can reach nothing else.)
 volatile std::sig_atomic_t interrupted = 0;
 const Canceller* interrupt_canceller = nullptr;
+constexpr int kStopSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
 
-void on_interrupt(int) {
-    interrupted = 1;
+void on_interrupt(int signal) {
+    interrupted = signal;
     if (interrupt_canceller) interrupt_canceller->cancel();
 }
 
@@ -47,12 +50,12 @@ int run_one_shot(const Options& options, Source& source) {
     struct sigaction action {};
     action.sa_handler = on_interrupt;
     sigemptyset(&action.sa_mask);
-    ::sigaction(SIGINT, &action, nullptr);
+    for (int s : kStopSignals) ::sigaction(s, &action, nullptr);
     ::signal(SIGPIPE, SIG_IGN);
 
     const Snapshot snapshot = source.collect(canceller.token());
     interrupt_canceller = nullptr;
-    if (interrupted) return 130;
+    if (interrupted) return 128 + interrupted;
     const Snapshot view = apply_view(snapshot, options.filter);
     if (const int error = write_all(options.json ? render_json(view) : render_text(view))) {
         const std::string message = std::string("musatop: cannot write the output: ") + std::strerror(error) + "\n";

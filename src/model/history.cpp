@@ -73,8 +73,10 @@ AggregateValues aggregate_values(const std::vector<const Device*>& devices) {
     AggregateValues values;
     double util_sum = 0;
     bool util_known = true;
-    std::int64_t used = 0;
-    std::int64_t total = 0;
+    // Sizes are summed as floating point: int64 bytes of a few huge (or lying)
+    // GPUs would overflow, and only the ratio is wanted.
+    long double used = 0;
+    long double total = 0;
     bool memory_known = true;
     for (const Device* d : devices) {
         const auto util = valid_percent(d->gpu_utilization_percent);
@@ -82,12 +84,12 @@ AggregateValues aggregate_values(const std::vector<const Device*>& devices) {
         if (util) util_sum += *util;
         memory_known = memory_known && occupancy_percent(d->memory_used_bytes, d->memory_total_bytes).has_value();
         if (memory_known) {
-            used += *d->memory_used_bytes;
-            total += *d->memory_total_bytes;
+            used += static_cast<long double>(*d->memory_used_bytes);
+            total += static_cast<long double>(*d->memory_total_bytes);
         }
     }
     if (util_known) values.util_percent = util_sum / static_cast<double>(devices.size());
-    if (memory_known) values.memory_percent = occupancy_percent(used, total);
+    if (memory_known && total > 0) values.memory_percent = static_cast<double>(used / total * 100);
     return values;
 }
 

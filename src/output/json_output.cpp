@@ -90,6 +90,7 @@ std::string render_json(const Snapshot& s) {
     // Additions to schema 1 (after every original key, so v1 readers are unaffected).
     out["device_source"] = s.device_source == DeviceSource::none ? json(nullptr) : json(to_string(s.device_source));
     out["device_source_reason"] = optional_value(s.device_source_reason);
+    out["processes_unverified_reason"] = optional_value(s.processes_unverified_reason);
     return out.dump(2, ' ', true, json::error_handler_t::replace) + "\n";
 }
 

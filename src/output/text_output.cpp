@@ -51,6 +51,7 @@ std::string render_text(const Snapshot& s) {
              python_time(s.processes_sampled_at));
     if (s.is_demo()) line("NOTE: DEMO DATA: synthetic GPUs and processes from musatop --demo; no GPU was queried.");
     if (s.device_source_reason) line("NOTE: " + sanitize(*s.device_source_reason));
+    if (s.processes_unverified_reason) line("NOTE: " + sanitize(*s.processes_unverified_reason));
     if (!s.musa_version && s.musa_version_reason) line("NOTE: MUSA Toolkit: " + sanitize(*s.musa_version_reason));
     std::string limited;
     for (const auto& device : s.devices)

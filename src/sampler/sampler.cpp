@@ -83,7 +83,12 @@ void Sampler::publish(Snapshot snapshot, MonoTime completed_at) {
     auto shared_history = std::make_shared<const History>(history_);
     previous_ = shared_snapshot;
     std::lock_guard lock(mutex_);
-    const std::uint64_t next = revision_.load(std::memory_order_relaxed) + 1;
+    const std::uint64_t current = revision_.load(std::memory_order_relaxed);
+    const std::uint64_t next = current + 1;
+    // Only the newest frame in the ring keeps its history: every reader wants the
+    // newest, and a copy of the history is 12 KB per GPU (readers that hold an
+    // older frame keep theirs alive through their own pointer).
+    ring_[current % kRingSize].history.reset();
     ring_[next % kRingSize] = Frame{std::move(shared_snapshot), std::move(shared_history), next, completed_at, counts_};
     revision_.store(next, std::memory_order_release);
     const std::uint64_t one = 1;

@@ -14,8 +14,10 @@ struct termios saved_termios;
 volatile std::sig_atomic_t have_saved_termios = 0;
 volatile std::sig_atomic_t pending_quit_signal = 0;
 
-constexpr int kQuitSignals[] = {SIGINT, SIGTERM, SIGHUP};
-constexpr int kFatalSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+// SIGQUIT (Ctrl-\\) ends the screen like SIGTERM: the terminal restored, GMI
+// children killed, exit 131, and no core dump of a monitor.
+constexpr int kQuitSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+constexpr int kFatalSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP, SIGSYS, SIGXCPU, SIGXFSZ};
 
 void on_quit_signal(int signal) { pending_quit_signal = signal; }
 

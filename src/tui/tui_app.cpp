@@ -194,8 +194,9 @@ int run_tui(const TuiSettings& settings, std::unique_ptr<Source> source) {
         std::cerr << "musatop: " << failure << "\n";
         return 1;
     }
-    // Ctrl-C is the quit key; SIGTERM and SIGHUP end the program the usual way.
-    return (signal_received == SIGTERM || signal_received == SIGHUP) ? 128 + signal_received : 0;
+    // Ctrl-C is the quit key; SIGTERM, SIGHUP and SIGQUIT end the program the usual way.
+    const bool by_signal = signal_received == SIGTERM || signal_received == SIGHUP || signal_received == SIGQUIT;
+    return by_signal ? 128 + signal_received : 0;
 }
 
 }  // namespace musatop::tui

@@ -135,19 +135,27 @@ public:
     bool has_exited() {
         if (exited_) return true;
         siginfo_t info{};
-        if (::waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid_)
+        if (::waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOHANG | WNOWAIT) == 0) {
+            exited_ = info.si_pid == pid_;
+        } else if (errno == ECHILD) {
+            // Reaped by someone else (SIGCHLD ignored, or a library's waitpid(-1)):
+            // it has exited, and its PID and group are no longer ours to signal.
             exited_ = true;
+            status_lost_ = true;
+        }
         return exited_;
     }
 
     void finish_after_exit(std::size_t cap) {
-        ::kill(-pid_, SIGKILL);  // strays that still hold the pipes open
+        if (!status_lost_) ::kill(-pid_, SIGKILL);  // strays that still hold the pipes open
         const bool within_cap = drain(cap);
         int status = 0;
-        while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+        while (!status_lost_ && ::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
         }
         pid_ = -1;
-        if (!within_cap) {
+        if (status_lost_) {
+            outcome_.kind = CommandOutcome::Kind::status_lost;
+        } else if (!within_cap) {
             outcome_.kind = CommandOutcome::Kind::output_too_large;
         } else if (WIFSIGNALED(status)) {
             outcome_.kind = CommandOutcome::Kind::signaled;
@@ -160,8 +168,8 @@ public:
         outcome_set_ = true;
     }
 
-    void abort(CommandOutcome::Kind kind) {
-        kill_and_reap();
+    void abort(CommandOutcome::Kind kind, const RunLimits& limits) {
+        kill_and_reap(&limits);
         outcome_.kind = kind;
         outcome_.elapsed = Clock::now() - started_;
         outcome_set_ = true;
@@ -190,15 +198,39 @@ private:
         return true;
     }
 
-    void kill_and_reap() {
+    // SIGKILL to the group, then a bounded wait: a child that does not die in time
+    // is parked with the caller's reaper (or left to init), never waited for.
+    void kill_and_reap(const RunLimits* limits = nullptr) {
         out_.reset();
         err_.reset();
-        if (pid_ <= 0) return;
+        if (pid_ <= 0 || status_lost_) return;
         ::kill(-pid_, SIGKILL);
         ::kill(pid_, SIGKILL);
-        while (::waitpid(pid_, nullptr, 0) < 0 && errno == EINTR) {
+        const auto grace = limits ? limits->kill_grace : std::chrono::milliseconds(500);
+        const bool gone = limits && limits->wait_exited ? limits->wait_exited(pid_, grace) : wait_exited(grace);
+        if (gone) {
+            while (::waitpid(pid_, nullptr, 0) < 0 && errno == EINTR) {
+            }
+        } else {
+            outcome_.parked = true;
+            if (limits && limits->reaper) limits->reaper->park(pid_);
         }
         pid_ = -1;
+    }
+
+    bool wait_exited(std::chrono::milliseconds grace) {
+        const auto give_up = Clock::now() + grace;
+        for (;;) {
+            if (has_exited()) return true;
+            const auto left = std::chrono::ceil<std::chrono::milliseconds>(give_up - Clock::now()).count();
+            if (left <= 0) return false;
+            if (pidfd_.valid()) {
+                pollfd fd{pidfd_.get(), POLLIN, 0};
+                ::poll(&fd, 1, static_cast<int>(left));
+            } else {
+                ::usleep(static_cast<useconds_t>(std::min<long long>(left, 5) * 1000));
+            }
+        }
     }
 
     pid_t pid_ = -1;
@@ -206,6 +238,7 @@ private:
     UniqueFd out_;
     UniqueFd err_;
     bool exited_ = false;
+    bool status_lost_ = false;
     bool outcome_set_ = false;
     CommandOutcome outcome_;
     Clock::time_point started_;
@@ -251,7 +284,7 @@ std::vector<CommandOutcome> run_commands(const std::vector<CommandSpec>& specs,
 
         if (limits.cancel_fd >= 0 && (fds.back().revents & POLLIN)) {
             for (auto& child : children)
-                if (!child->finished()) child->abort(CommandOutcome::Kind::cancelled);
+                if (!child->finished()) child->abort(CommandOutcome::Kind::cancelled, limits);
             break;
         }
         for (std::size_t i = 0; i < owners.size(); ++i) {
@@ -259,19 +292,27 @@ std::vector<CommandOutcome> run_commands(const std::vector<CommandSpec>& specs,
             if (child->finished() || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
             if (fds[i].fd == child->pidfd()) continue;  // exit is handled at the top of the loop
             if (!child->read_available(fds[i].fd, limits.max_output_bytes))
-                child->abort(CommandOutcome::Kind::output_too_large);
+                child->abort(CommandOutcome::Kind::output_too_large, limits);
         }
         const auto after = Clock::now();
         for (auto& child : children)
-            if (!child->finished() && after >= child->deadline()) child->abort(CommandOutcome::Kind::timed_out);
+            if (!child->finished() && after >= child->deadline()) child->abort(CommandOutcome::Kind::timed_out, limits);
     }
 
     std::vector<CommandOutcome> outcomes;
     for (auto& child : children) {
-        if (!child->finished()) child->abort(CommandOutcome::Kind::cancelled);
+        if (!child->finished()) child->abort(CommandOutcome::Kind::cancelled, limits);
         outcomes.push_back(child->outcome());
     }
     return outcomes;
+}
+
+std::size_t ChildReaper::reap_finished() {
+    std::erase_if(pids_, [](pid_t pid) {
+        const pid_t result = ::waitpid(pid, nullptr, WNOHANG);
+        return result == pid || (result < 0 && errno == ECHILD);
+    });
+    return pids_.size();
 }
 
 ExecutableLookup resolve_executable(const std::string& name, const std::string& path_variable) {

@@ -53,7 +53,7 @@ const char* const reference_json = R"({
      "username": null, "command": "/usr/bin/python3", "cpu_percent": null, "rss_bytes": null,
      "create_time": null, "running_seconds": null, "status": "exited"}],
   "devices_stale": false, "processes_stale": false, "errors": [],
-  "device_source": "gmi-json", "device_source_reason": null})";
+  "device_source": "gmi-json", "device_source_reason": null, "processes_unverified_reason": null})";
 
 // The fixture PIDs must not exist here for "exited" to be the truth.
 bool pid_in_use(pid_t pid) { return ::kill(pid, 0) == 0 || errno == EPERM; }

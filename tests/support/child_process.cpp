@@ -36,7 +36,7 @@ void drain(int fd, std::string& into, bool& open) {
 }  // namespace
 
 ChildResult run_child(const std::vector<std::string>& argv, const std::vector<std::string>& env,
-                      std::chrono::milliseconds limit) {
+                      std::chrono::milliseconds limit, bool ignore_sigchld) {
     int out[2], err[2];
     if (::pipe2(out, O_CLOEXEC) != 0 || ::pipe2(err, O_CLOEXEC) != 0) throw std::runtime_error("pipe2 failed");
     const auto environment = merged_environment(env);
@@ -50,6 +50,7 @@ ChildResult run_child(const std::vector<std::string>& argv, const std::vector<st
     if (pid < 0) throw std::runtime_error("fork failed");
     if (pid == 0) {
         ::setpgid(0, 0);
+        if (ignore_sigchld) ::signal(SIGCHLD, SIG_IGN);
         const int null = ::open("/dev/null", O_RDONLY);
         ::dup2(null, 0);
         ::dup2(out[1], 1);
@@ -92,6 +93,39 @@ ChildResult run_child(const std::vector<std::string>& argv, const std::vector<st
     if (WIFEXITED(status) && !result.timed_out) result.exit_code = WEXITSTATUS(status);
     if (WIFSIGNALED(status)) result.signal = WTERMSIG(status);
     return result;
+}
+
+BackgroundChild::BackgroundChild(const std::vector<std::string>& argv, const std::vector<std::string>& env) {
+    const auto environment = merged_environment(env);
+    std::vector<char*> args, envp;
+    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    for (const auto& e : environment) envp.push_back(const_cast<char*>(e.c_str()));
+    args.push_back(nullptr);
+    envp.push_back(nullptr);
+    pid_ = ::fork();
+    if (pid_ == 0) {
+        const int null = ::open("/dev/null", O_RDWR);
+        for (int fd = 0; fd <= 2; ++fd) ::dup2(null, fd);
+        ::execve(args[0], args.data(), envp.data());
+        ::_exit(127);
+    }
+}
+
+BackgroundChild::~BackgroundChild() {
+    if (pid_ <= 0) return;
+    ::kill(pid_, SIGKILL);
+    ::waitpid(pid_, nullptr, 0);
+}
+
+int BackgroundChild::wait(std::chrono::milliseconds limit) {
+    const auto give_up = std::chrono::steady_clock::now() + limit;
+    int status = 0;
+    while (::waitpid(pid_, &status, WNOHANG) == 0) {
+        if (std::chrono::steady_clock::now() >= give_up) return -1;
+        ::usleep(1000);
+    }
+    pid_ = -1;
+    return status;
 }
 
 }  // namespace musatop::testing

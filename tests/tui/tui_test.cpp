@@ -391,14 +391,17 @@ TEST(TuiTerminate, ExitedProcessIsRefused) {
 }
 
 TEST(TuiExit, SignalsAndCtrlCRestoreTheTerminal) {
-    const std::map<std::string, int> expected_exit = {{"C-c", 0}, {"TERM", 143}, {"HUP", 129}, {"SEGV", 139}};
-    for (const char* how : {"C-c", "TERM", "HUP", "SEGV"}) {
+    // Ctrl-\\ sends SIGQUIT: treated like SIGTERM (131), never a raw terminal or core.
+    // SIGTRAP and SIGXCPU are fatal signals that restore the terminal before dying.
+    const std::map<std::string, int> expected_exit = {{"C-c", 0},   {"TERM", 143}, {"HUP", 129}, {"SEGV", 139},
+                                                      {"C-\\", 131}, {"TRAP", 133}, {"XCPU", 152}};
+    for (const char* how : {"C-c", "TERM", "HUP", "SEGV", "C-\\", "TRAP", "XCPU"}) {
         Scenario scenario;
         eight_gpus(scenario);
         TmuxSession tui(scenario, {"--interval", "0.2"}, 80, 24);
         ASSERT_TRUE(tui.wait_for("Processes 12")) << how;
-        if (std::string(how) == "C-c") {
-            tui.keys({"C-c"});
+        if (std::string(how).rfind("C-", 0) == 0) {
+            tui.keys({how});
         } else {
             tui.signal_program(how);
         }

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "musatop/collection/gmi/gmi_source.hpp"
+#include "fake_gmi_data.hpp"
 #include "test_support.hpp"
 
 using namespace musatop;
@@ -202,4 +203,14 @@ TEST(DescribeExitFailure, DetailPrefersStderrAndIsCut) {
     EXPECT_EQ(describe_exit_failure(9, "out", " err\nline2 \n"), "GMI exited with code 9: err line2");
     EXPECT_EQ(describe_exit_failure(1, "", ""), "GMI exited with code 1");
     EXPECT_EQ(describe_exit_failure(1, std::string(1000, 'x'), "").size(), std::string("GMI exited with code 1: ").size() + 300);
+}
+
+TEST_F(GmiSourceTest, MoreGpusThanTheCapIsAClearFailure) {
+    write_text(dir / "query.out", musatop::testing::gmi_device_json(static_cast<int>(kMaxDevices) + 1));
+    write_text(dir / "summary.out", "");  // no table to fall back on
+    const Snapshot s = sample();
+    EXPECT_TRUE(s.devices_stale);
+    EXPECT_TRUE(s.devices.empty());
+    ASSERT_FALSE(s.errors.empty());
+    EXPECT_EQ(s.errors[0], "devices: GMI listed 1025 GPUs, more than musatop handles (1024)");
 }

@@ -257,3 +257,15 @@ TEST(HistoryAggregate, MissingMetricAndFailureKeepHoles) {
     EXPECT_EQ(points[1], (HistoryPoint{2, std::nullopt, 50.0}));
     EXPECT_EQ(points[2], (HistoryPoint{4, 50.0, 50.0}));
 }
+
+TEST(HistoryAggregate, HugeMemorySizesDoNotOverflow) {
+    // Two GPUs of 8000000 TiB (which the parser accepts): their int64 sum would
+    // overflow; UBSan in the sanitizer suite proves it does not happen.
+    constexpr std::int64_t huge = 8000000LL << 40;
+    const Device a = gpu(0, "a", 10, huge / 2, huge);
+    const Device b = gpu(1, "b", 30, huge, huge);
+    const auto values = aggregate_values({&a, &b});
+    ASSERT_TRUE(values.memory_percent);
+    EXPECT_DOUBLE_EQ(*values.memory_percent, 75.0);
+    EXPECT_DOUBLE_EQ(*values.util_percent, 20.0);
+}

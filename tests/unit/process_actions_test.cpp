@@ -3,6 +3,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <thread>
+
 #include "musatop/actions/process_actions.hpp"
 #include "musatop/collection/procfs/live_process.hpp"
 #include "musatop/model/process_identity.hpp"
@@ -111,4 +114,22 @@ TEST(Terminate, AnotherUsersProcessGivesAPermissionMessage) {
     ASSERT_GT(n, 0);
     EXPECT_EQ(std::string(buffer), "Permission denied: cannot terminate this process.");
     EXPECT_EQ(::kill(child.pid(), 0), 0);
+}
+
+TEST(Terminate, AThreadIdIsRefusedNeverKilled) {
+    // A thread of this very process: a SIGTERM through kill() would end the test.
+    std::atomic<pid_t> tid{0};
+    std::atomic<bool> done{false};
+    std::thread worker([&] {
+        tid = ::gettid();
+        while (!done) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    });
+    ASSERT_TRUE(musatop::testing::wait_for([&] { return tid.load() != 0; }));
+    const auto previous = ::signal(SIGTERM, SIG_IGN);  // a wrong signal must not end the run
+    const auto ticks = live_start_ticks(tid);
+    ASSERT_TRUE(ticks);
+    EXPECT_EQ(terminate_process(row(tid, ticks)), "Refused: PID is a thread, not a process.");
+    ::signal(SIGTERM, previous);
+    done = true;
+    worker.join();
 }

@@ -20,12 +20,13 @@ class FakeProc {
 public:
     FakeProc() { write_text(dir / "stat", "cpu  1 0 1 10 0 0 0 0 0 0\nbtime 1700000000\n"); }
     void set(int pid, std::uint64_t start_ticks, std::uint64_t cpu_ticks, const std::string& cmdline = "worker\0--test\0"s,
-             char state = 'S') {
+             char state = 'S', int tgid = 0) {
         const auto p = dir / std::to_string(pid);
         write_text(p / "stat", std::to_string(pid) + " (worker) " + state + " 1 1 1 0 -1 0 0 0 0 0 " +
                                    std::to_string(cpu_ticks) + " 0 0 0 20 0 1 0 " + std::to_string(start_ticks) +
                                    " 1000 50\n");
-        write_text(p / "status", "Name:\tworker\nUid:\t0\t0\t0\t0\n");
+        write_text(p / "status", "Name:\tworker\nTgid:\t" + std::to_string(tgid ? tgid : pid) +
+                                     "\nUid:\t0\t0\t0\t0\n");
         write_text(p / "cmdline", cmdline);
         write_text(p / "statm", "1000 300 10 1 0 100 0\n");
     }
@@ -185,4 +186,36 @@ TEST(HostSampler, UnreadableProcIsAnError) {
     const auto result = host.sample();
     ASSERT_FALSE(result.ok());
     EXPECT_NE(result.error().find("/nonexistent-proc/stat"), std::string::npos);
+}
+
+TEST(ProcessEnricher, AThreadIdIsNeverAVerifiedProcess) {
+    FakeProc proc;
+    proc.set(42, 10000, 50);
+    proc.set(43, 10000, 50, "worker\0--test\0"s, 'S', 42);  // a thread of 42, as GMI may name it
+    ProcessEnricher enricher(proc.dir.path().string());
+    std::vector<GpuProcess> rows = {gmi_row(0, 42), gmi_row(0, 43)};
+    enricher.enrich(rows, wall0, mono0);
+    EXPECT_EQ(rows[0].status, ProcessStatus::ok);
+    EXPECT_EQ(rows[1].status, ProcessStatus::unverified);
+    EXPECT_FALSE(rows[1].username);
+}
+
+TEST(ProcessEnricher, InAPidNamespaceOfItsOwnEveryRowStaysUnverified) {
+    FakeProc proc;
+    proc.set(42, 10000, 50);  // some local process that happens to have GMI's host PID
+    write_text(proc.dir / "self/status", "Name:\tmusatop\nNSpid:\t31337\t7\n");
+    ProcessEnricher enricher(proc.dir.path().string());
+    ASSERT_TRUE(enricher.unverified_reason());
+    EXPECT_NE(enricher.unverified_reason()->find("--pid=host"), std::string::npos);
+    std::vector<GpuProcess> rows = {gmi_row(0, 42)};
+    enricher.enrich(rows, wall0, mono0);
+    EXPECT_EQ(rows[0].status, ProcessStatus::unverified);
+    EXPECT_FALSE(rows[0].username);
+    EXPECT_FALSE(rows[0].start_ticks);  // so it can never be signalled
+}
+
+TEST(ProcessEnricher, TheInitialPidNamespaceIsNotFlagged) {
+    FakeProc proc;
+    write_text(proc.dir / "self/status", "Name:\tmusatop\nNSpid:\t31337\n");
+    EXPECT_FALSE(ProcessEnricher(proc.dir.path().string()).unverified_reason());
 }

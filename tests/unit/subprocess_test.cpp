@@ -121,3 +121,44 @@ TEST(ResolveExecutable, NotExecutableIsReported) {
     EXPECT_EQ(lookup.status, ExecutableLookup::Status::unusable);  // even root needs an x bit
     EXPECT_EQ(lookup.error, "Permission denied");
 }
+
+TEST(Subprocess, AChildThatSurvivesSigkillIsParkedNotWaitedFor) {
+    ChildReaper reaper;
+    RunLimits limits;
+    limits.reaper = &reaper;
+    limits.kill_grace = 100ms;
+    // Plays a GMI stuck in the driver: SIGKILL does not end it within the grace.
+    limits.wait_exited = [](pid_t, std::chrono::milliseconds) { return false; };
+    const auto started = std::chrono::steady_clock::now();
+    const auto outcome = run_commands({{{"/bin/sleep", "30"}, "sleep", 200ms}}, {}, limits).at(0);
+    EXPECT_LT(std::chrono::steady_clock::now() - started, 2s);  // the round is not blocked
+    EXPECT_EQ(outcome.kind, CommandOutcome::Kind::timed_out);
+    EXPECT_TRUE(outcome.parked);
+    EXPECT_EQ(reaper.parked(), 1u);
+    // The real sleep did die of the SIGKILL: a later round reaps it without blocking.
+    EXPECT_TRUE(musatop::testing::wait_for([&] { return reaper.reap_finished() == 0; }));
+}
+
+TEST(Subprocess, CancelParksTooAndNeverWaits) {
+    ChildReaper reaper;
+    RunLimits limits;
+    limits.reaper = &reaper;
+    limits.wait_exited = [](pid_t, std::chrono::milliseconds) { return false; };
+    musatop::UniqueFd cancel(::eventfd(1, EFD_CLOEXEC));  // already cancelled
+    limits.cancel_fd = cancel.get();
+    const auto outcome = run_commands({{{"/bin/sleep", "30"}, "sleep", 10s}}, {}, limits).at(0);
+    EXPECT_EQ(outcome.kind, CommandOutcome::Kind::cancelled);
+    EXPECT_TRUE(outcome.parked);
+    EXPECT_TRUE(musatop::testing::wait_for([&] { return reaper.reap_finished() == 0; }));
+}
+
+TEST(Subprocess, IgnoredSigchldLosesTheStatusButNeverSpinsOrSignalsStrangers) {
+    const auto previous = ::signal(SIGCHLD, SIG_IGN);  // the kernel reaps our children itself
+    const auto started = std::chrono::steady_clock::now();
+    RunLimits limits;
+    const auto outcome = run_commands({{{"/bin/echo", "hello"}, "echo", 3s}}, {}, limits).at(0);
+    ::signal(SIGCHLD, previous);
+    EXPECT_LT(std::chrono::steady_clock::now() - started, 1s);  // no poll loop until the deadline
+    EXPECT_EQ(outcome.kind, CommandOutcome::Kind::status_lost);
+    EXPECT_EQ(outcome.stdout_text, "hello\n");  // the output is kept
+}

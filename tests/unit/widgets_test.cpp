@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "musatop/output/sanitize.hpp"
+#include "musatop/tui/dialogs/modal.hpp"
 #include "musatop/tui/widgets/area_graph.hpp"
 #include "musatop/tui/widgets/bar.hpp"
 #include "musatop/tui/widgets/trend_frame.hpp"
@@ -153,4 +154,32 @@ TEST(TrendFrame, RowsAt80Columns) {
               "+ RAM Now 12% 100% | 5 min peaks ------+--------------------------------------+");
     const std::string long_label(100, 'x');
     EXPECT_EQ(display_width(frame_row(FrameRow::top, widths, false, {long_label, long_label})), 79);
+}
+
+TEST(WrapLines, LongWordsBreakAndWordsJoinTheOpenPiece) {
+    using musatop::tui::wrap_lines;
+    EXPECT_EQ(wrap_lines({"abcdefgh ij"}, 3), (std::vector<std::string>{"abc", "def", "gh", "ij"}));
+    EXPECT_EQ(wrap_lines({"abcdefg h"}, 3), (std::vector<std::string>{"abc", "def", "g h"}));
+    EXPECT_EQ(wrap_lines({"one two three"}, 7), (std::vector<std::string>{"one two", "three"}));
+    EXPECT_EQ(wrap_lines({"宽宽宽"}, 3), (std::vector<std::string>{"宽", "宽", "宽"}));  // 2 cells each
+    EXPECT_EQ(wrap_lines({"宽"}, 1), (std::vector<std::string>{"宽"}));  // wider than the line: taken anyway
+    EXPECT_EQ(wrap_lines({"", "a"}, 5), (std::vector<std::string>{"", "a"}));
+}
+
+TEST(WrapLines, A128KiBWordWrapsIntoExactPieces) {
+    const std::string word(128 * 1024, 'x');
+    const auto lines = musatop::tui::wrap_lines({word}, 100);
+    ASSERT_EQ(lines.size(), (128 * 1024 + 99) / 100);
+    for (std::size_t i = 0; i + 1 < lines.size(); ++i) ASSERT_EQ(lines[i].size(), 100u);
+    EXPECT_EQ(lines.back().size(), 128u * 1024 % 100);
+}
+
+TEST(DialogCommand, CutAt64KiBWithAMarkerOnACharacterBoundary) {
+    using musatop::tui::dialog_command;
+    EXPECT_EQ(dialog_command(std::nullopt), "N/A");
+    EXPECT_EQ(dialog_command(std::string("python train.py")), "python train.py");
+    std::string huge(65535, 'a');
+    huge += "宽宽";  // the cut falls inside the first 3-byte character
+    const std::string shown = dialog_command(huge);
+    EXPECT_EQ(shown, std::string(65535, 'a') + " [... cut at 64 KiB of 65541 bytes]");
 }

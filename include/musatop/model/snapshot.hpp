@@ -100,6 +100,9 @@ struct Snapshot {
     DeviceSource device_source = DeviceSource::none;
     // Why the summary table was used instead of `-q --json` (null otherwise).
     std::optional<std::string> device_source_reason;
+    // Why every process row is `unverified` (musatop runs in a PID namespace of its
+    // own, where GMI's host PIDs name other processes); null otherwise.
+    std::optional<std::string> processes_unverified_reason;
     CollectDurations collect_durations;
 
     bool is_demo() const { return device_source == DeviceSource::demo; }

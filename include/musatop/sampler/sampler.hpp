@@ -68,7 +68,7 @@ public:
 
     Frame latest() const;
     std::uint64_t revision() const { return revision_.load(std::memory_order_acquire); }
-    // Recent frames, newest first (at most kRingSize).
+    // Recent frames, newest first (at most kRingSize); only the newest has a history.
     std::vector<Frame> recent() const;
 
 private:

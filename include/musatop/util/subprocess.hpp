@@ -3,7 +3,10 @@
 // process group, and every child reaped on every path.
 #pragma once
 
+#include <sys/types.h>
+
 #include <chrono>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -17,7 +20,9 @@ struct CommandSpec {
 };
 
 struct CommandOutcome {
-    enum class Kind { exited, start_failed, timed_out, signaled, output_too_large, cancelled };
+    // status_lost: the child was reaped by someone else (SIGCHLD ignored by the
+    // process, or another waitpid); its output is kept, its exit status unknown.
+    enum class Kind { exited, start_failed, timed_out, signaled, output_too_large, cancelled, status_lost };
     Kind kind = Kind::start_failed;
     int exit_code = -1;
     int signal = 0;
@@ -25,11 +30,36 @@ struct CommandOutcome {
     std::string stdout_text;  // raw bytes
     std::string stderr_text;
     std::chrono::steady_clock::duration elapsed{};  // from spawn to reap
+    bool parked = false;  // did not die within the grace after SIGKILL (see ChildReaper)
+};
+
+// Children that did not die within the grace after SIGKILL: a GMI stuck in the
+// driver (uninterruptible sleep) ignores SIGKILL until its system call returns.
+// Waiting for it would stall the sampler, `--json` and quitting, so it is parked
+// here and reaped, without blocking, by a later round of the owner.
+class ChildReaper {
+public:
+    ChildReaper() = default;
+    ChildReaper(const ChildReaper&) = delete;
+    ChildReaper& operator=(const ChildReaper&) = delete;
+    ~ChildReaper() { reap_finished(); }  // the rest are reaped by init when musatop exits
+
+    void park(pid_t pid) { pids_.push_back(pid); }
+    std::size_t reap_finished();  // returns how many are still parked
+    std::size_t parked() const { return pids_.size(); }
+
+private:
+    std::vector<pid_t> pids_;
 };
 
 struct RunLimits {
     std::size_t max_output_bytes = 16 * 1024 * 1024;  // per command, stdout + stderr
     int cancel_fd = -1;  // readable => kill everything and return (prompt shutdown)
+    ChildReaper* reaper = nullptr;  // where unkillable children go (none: left to init)
+    std::chrono::milliseconds kill_grace{500};  // how long a SIGKILLed child may take to die
+    // Waits up to the grace for a SIGKILLed child to exit; replaceable so tests can
+    // play a child stuck in the kernel. Empty: the real wait.
+    std::function<bool(pid_t, std::chrono::milliseconds)> wait_exited;
 };
 
 // Extra environment entries replace inherited ones of the same name.

@@ -34,12 +34,16 @@ Result<std::string> outcome_text(const CommandOutcome& outcome, const std::strin
     using Kind = CommandOutcome::Kind;
     switch (outcome.kind) {
         case Kind::start_failed: return Error{"GMI command could not start: " + outcome.start_error};
-        case Kind::timed_out: return Error{"GMI command timed out: " + command_line};
+        case Kind::timed_out:
+            return Error{"GMI command timed out: " + command_line +
+                         (outcome.parked ? " (it ignores SIGKILL, stuck in the driver; reaped once it dies)" : "")};
         case Kind::cancelled: return Error{"GMI command cancelled: " + command_line};
         case Kind::output_too_large: return Error{"GMI output exceeded the size limit: " + command_line};
         case Kind::signaled:
             return Error{"GMI was killed by signal " + std::to_string(outcome.signal) + " (" +
                          signal_name(outcome.signal) + "): " + command_line};
+        case Kind::status_lost:
+            return Error{"GMI exit status was lost (reaped by another part of the process): " + command_line};
         case Kind::exited: break;
     }
     if (outcome.exit_code != 0)
@@ -88,7 +92,11 @@ GmiSource::Texts GmiSource::run(int cancel_fd) {
         {{lookup.path, "-q", "--json"}, settings_.executable, settings_.timeout},
         {{lookup.path}, settings_.executable, settings_.timeout},
     };
-    const RunLimits limits{settings_.max_output_bytes, cancel_fd};
+    reaper_.reap_finished();  // GMI calls of earlier rounds that were stuck in the driver
+    RunLimits limits;
+    limits.max_output_bytes = settings_.max_output_bytes;
+    limits.cancel_fd = cancel_fd;
+    limits.reaper = &reaper_;
     const auto outcomes = run_commands(specs, {"LC_ALL=C"}, limits);
     Texts texts{outcome_text(outcomes[0], joined(settings_.executable, query_args)),
                 outcome_text(outcomes[1], settings_.executable), std::nullopt,
@@ -113,7 +121,10 @@ void GmiSource::update_devices(const Result<std::string>& query, const Result<st
     std::string failure = query.ok() ? std::string() : query.error();
     if (query.ok()) {
         auto parsed = parse_device_json(query.value());
-        if (parsed.ok()) {
+        if (parsed.ok() && parsed->devices.size() > kMaxDevices) {
+            failure = "GMI listed " + std::to_string(parsed->devices.size()) + " GPUs, more than musatop handles (" +
+                      std::to_string(kMaxDevices) + ")";
+        } else if (parsed.ok()) {
             devices_ = std::move(parsed.value().devices);
             if (parsed->driver_version) driver_version_ = parsed->driver_version;
             device_source_ = DeviceSource::gmi_json;
@@ -127,7 +138,7 @@ void GmiSource::update_devices(const Result<std::string>& query, const Result<st
     // still names every GPU with a few of its readings.
     if (!devices_fresh && summary.ok()) {
         auto from_table = parse_summary_devices(summary.value());
-        if (from_table.ok()) {
+        if (from_table.ok() && from_table->size() <= kMaxDevices) {
             devices_ = std::move(from_table.value());
             device_source_ = DeviceSource::gmi_summary;
             device_source_reason_ = "mthreads-gmi -q --json failed (" + failure + "); devices read from the summary table";

@@ -18,4 +18,12 @@ std::optional<std::uint64_t> live_start_ticks(std::int64_t pid, const std::strin
     return stat->start_ticks;
 }
 
+std::optional<bool> is_process_leader(std::int64_t pid, const std::string& proc_root) {
+    const auto file = read_file(proc_root + "/" + std::to_string(pid) + "/status");
+    if (!file.ok()) return std::nullopt;
+    const auto tgid = parse_status_tgid(file.content);
+    if (!tgid) return std::nullopt;
+    return *tgid == pid;
+}
+
 }  // namespace musatop::procfs

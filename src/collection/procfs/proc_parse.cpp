@@ -62,6 +62,19 @@ std::optional<std::uint32_t> parse_status_real_uid(std::string_view text) {
     return to_number<std::uint32_t>(values[0]);
 }
 
+std::optional<std::int64_t> parse_status_tgid(std::string_view text) {
+    const auto line = line_after(text, "Tgid:");
+    if (!line) return std::nullopt;
+    const auto values = fields(*line);
+    if (values.empty()) return std::nullopt;
+    return to_number<std::int64_t>(values[0]);
+}
+
+std::size_t parse_status_nspid_depth(std::string_view text) {
+    const auto line = line_after(text, "NSpid:");
+    return line ? fields(*line).size() : 0;
+}
+
 std::optional<std::uint64_t> parse_statm_resident_pages(std::string_view text) {
     const auto values = fields(text);
     if (values.size() < 2) return std::nullopt;

@@ -34,6 +34,11 @@ std::string username_for_uid(std::uint32_t uid) {
 ProcessEnricher::ProcessEnricher(std::string proc_root)
     : root_(std::move(proc_root)), ticks_per_second_(::sysconf(_SC_CLK_TCK)), page_size_(::sysconf(_SC_PAGESIZE)) {
     if (ticks_per_second_ <= 0) ticks_per_second_ = 100;
+    const auto self = read_file(root_ + "/self/status");
+    if (self.ok() && parse_status_nspid_depth(self.content) > 1)
+        unverified_reason_ =
+            "musatop runs in its own PID namespace: GMI's host PIDs cannot be mapped to processes here, so "
+            "processes are unverified (run the container with --pid=host)";
     if (page_size_ <= 0) page_size_ = 4096;
 }
 
@@ -70,6 +75,13 @@ ProcessEnricher::Lookup ProcessEnricher::look_up(std::int64_t pid, double wall_s
     const auto status_file = read_file(dir + "/status");
     if (!status_file.ok()) {
         lookup.status = status_for(status_file.error);
+        return lookup;
+    }
+    // GMI may name a thread rather than its process; /proc/<tid> answers too, but
+    // it is not a process musatop can verify or signal as such.
+    const auto tgid = parse_status_tgid(status_file.content);
+    if (!tgid || *tgid != pid) {
+        lookup.status = ProcessStatus::unverified;
         return lookup;
     }
     if (const auto uid = parse_status_real_uid(status_file.content)) lookup.username = username_for_uid(*uid);
@@ -113,6 +125,11 @@ ProcessEnricher::Lookup ProcessEnricher::look_up(std::int64_t pid, double wall_s
 
 void ProcessEnricher::enrich(std::vector<GpuProcess>& rows, WallTime wall_now,
                              std::chrono::steady_clock::time_point mono_now) {
+    if (unverified_reason_) {
+        for (auto& row : rows) row.status = ProcessStatus::unverified;
+        cache_.clear();
+        return;
+    }
     const double wall_seconds = std::chrono::duration<double>(wall_now.time_since_epoch()).count();
     std::map<std::int64_t, Primed> next_cache;
     std::map<std::int64_t, Lookup> lookups;

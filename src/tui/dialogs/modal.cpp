@@ -33,6 +33,15 @@ std::vector<std::string> help_lines() {
     return lines;
 }
 
+std::string dialog_command(const std::optional<std::string>& command) {
+    if (!command) return "N/A";
+    if (command->size() <= kDialogCommandBytes) return sanitize(*command);
+    std::size_t cut = kDialogCommandBytes;
+    while (cut > 0 && (static_cast<unsigned char>((*command)[cut]) & 0xC0) == 0x80) --cut;  // a whole UTF-8 sequence
+    return sanitize(std::string_view(*command).substr(0, cut)) + " [... cut at 64 KiB of " +
+           std::to_string(command->size()) + " bytes]";
+}
+
 std::vector<std::string> process_detail_lines(const GpuProcess& p) {
     return {
         "PID: " + std::to_string(p.pid),
@@ -44,7 +53,7 @@ std::vector<std::string> process_detail_lines(const GpuProcess& p) {
         "CPU: " + format_number(p.cpu_percent, "%") + "  RSS: " + format_bytes(p.rss_bytes),
         "Running: " + format_duration(p.running_seconds),
         "Full command:",
-        sanitize_or_na(p.command),
+        dialog_command(p.command),
     };
 }
 
@@ -56,38 +65,49 @@ std::vector<std::string> wrap_lines(const std::vector<std::string>& lines, int w
             out.emplace_back();
             continue;
         }
+        // Decoded once: each code point is looked at a fixed number of times, so a
+        // 128 KB single-word command line wraps in linear time.
+        const std::vector<char32_t> cps = utf8::decode(line);
+        const std::size_t n = cps.size();
         std::string current;
         int current_width = 0;
-        std::size_t pos = 0;
-        while (pos < line.size()) {
-            while (pos < line.size() && line[pos] == ' ') ++pos;
-            const std::size_t end = std::min(line.find(' ', pos), line.size());
-            std::string word = line.substr(pos, end - pos);
-            pos = end;
-            if (word.empty()) break;
-            int word_width = display_width(word);
+        std::size_t i = 0;
+        while (i < n) {
+            while (i < n && cps[i] == U' ') ++i;
+            if (i == n) break;
+            std::size_t end = i;
+            int word_width = 0;
+            while (end < n && cps[end] != U' ') word_width += code_point_width(cps[end++]);
             if (current_width > 0 && current_width + 1 + word_width > width) {
-                out.push_back(current);
+                out.push_back(std::move(current));
                 current.clear();
                 current_width = 0;
             }
-            // A word longer than a line is broken (current is empty here: it was flushed).
-            while (word_width > width) {
-                std::string head = truncate_to_width(word, width);
-                if (head.empty()) {  // one glyph wider than the line: take it anyway
-                    const auto cps = utf8::decode(word);
-                    utf8::append(head, cps.front());
+            if (word_width > width) {
+                // A word longer than a line is broken (current is empty here); its
+                // last piece stays open for the words after it. A glyph wider than
+                // the whole line is taken anyway.
+                for (std::size_t k = i; k < end; ++k) {
+                    const int w = code_point_width(cps[k]);
+                    if (current_width > 0 && current_width + w > width) {
+                        out.push_back(std::move(current));
+                        current.clear();
+                        current_width = 0;
+                    }
+                    utf8::append(current, cps[k]);
+                    current_width += w;
                 }
-                out.push_back(head);
-                word = word.substr(head.size());
-                word_width = display_width(word);
+            } else {
+                if (current_width > 0) {
+                    current += ' ';
+                    ++current_width;
+                }
+                for (std::size_t k = i; k < end; ++k) utf8::append(current, cps[k]);
+                current_width += word_width;
             }
-            if (!word.empty()) {
-                current += (current_width ? " " : "") + word;
-                current_width += (current_width ? 1 : 0) + word_width;
-            }
+            i = end;
         }
-        if (!current.empty() || out.empty()) out.push_back(current);
+        if (!current.empty() || out.empty()) out.push_back(std::move(current));
     }
     return out;
 }

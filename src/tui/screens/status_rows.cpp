@@ -14,6 +14,7 @@ std::string note_text(const Snapshot& unfiltered, const Snapshot& view) {
     for (const auto& d : view.devices)
         if (d.power_limit_reason) return "Power limit N/A: GMI does not report a usable current limit (? for help).";
     if (unfiltered.device_source_reason) return sanitize(*unfiltered.device_source_reason);
+    if (unfiltered.processes_unverified_reason) return sanitize(*unfiltered.processes_unverified_reason);
     if (!unfiltered.musa_version && unfiltered.musa_version_reason)
         return "MUSA Toolkit: " + sanitize(*unfiltered.musa_version_reason);
     return {};

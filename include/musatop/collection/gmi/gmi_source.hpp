@@ -10,8 +10,13 @@
 #include "musatop/collection/gmi/process_table.hpp"
 #include "musatop/model/snapshot.hpp"
 #include "musatop/util/result.hpp"
+#include "musatop/util/subprocess.hpp"
 
 namespace musatop::gmi {
+
+// More GPUs than this in one answer is a broken or lying GMI, not a host: the
+// device source fails with a clear message instead of growing without bound.
+inline constexpr std::size_t kMaxDevices = 1024;
 
 struct GmiSettings {
     std::string executable = "mthreads-gmi";  // a name looked up in PATH, or a path
@@ -40,6 +45,7 @@ private:
     void update_processes(const Result<std::string>& summary, bool devices_fresh, Snapshot& snapshot);
 
     GmiSettings settings_;
+    subprocess::ChildReaper reaper_;
     bool version_attempted_ = false;
     std::optional<std::string> gmi_version_;
     std::optional<std::string> driver_version_;

@@ -18,4 +18,8 @@ std::optional<ProcStat> read_live_stat(std::int64_t pid, const std::string& proc
 // Start ticks of a running PID; none if gone.
 std::optional<std::uint64_t> live_start_ticks(std::int64_t pid, const std::string& proc_root = "/proc");
 
+// Whether the PID is a process (its own thread-group leader) rather than one of
+// another process's threads; none when /proc cannot tell.
+std::optional<bool> is_process_leader(std::int64_t pid, const std::string& proc_root = "/proc");
+
 }  // namespace musatop::procfs

@@ -20,6 +20,14 @@ struct ProcStat {
 // /proc/<pid>/stat; the command name may itself contain spaces and parentheses.
 std::optional<ProcStat> parse_proc_stat(std::string_view text);
 
+// Thread-group id from the "Tgid:" line of /proc/<pid>/status: the process a
+// thread ID belongs to (equal to the PID for the process itself).
+std::optional<std::int64_t> parse_status_tgid(std::string_view text);
+
+// How many PID namespaces the "NSpid:" line of /proc/<pid>/status lists (1 in the
+// initial namespace, more inside a container's own; 0 when the kernel has no NSpid).
+std::size_t parse_status_nspid_depth(std::string_view text);
+
 // Real UID from the "Uid:" line of /proc/<pid>/status.
 std::optional<std::uint32_t> parse_status_real_uid(std::string_view text);
 

@@ -20,6 +20,11 @@ public:
     // instance (PID, start time) already seen by the previous call.
     void enrich(std::vector<GpuProcess>& rows, WallTime wall_now, std::chrono::steady_clock::time_point mono_now);
 
+    // Set when musatop runs in a PID namespace of its own (a container without
+    // --pid=host): GMI reports host PIDs, which name unrelated processes here, so
+    // every row stays `unverified` (never enriched, never signalled) and this says why.
+    const std::optional<std::string>& unverified_reason() const { return unverified_reason_; }
+
 private:
     struct Primed {
         std::uint64_t start_ticks = 0;
@@ -42,6 +47,7 @@ private:
     std::optional<std::int64_t> boot_time();
 
     std::string root_;
+    std::optional<std::string> unverified_reason_;
     std::map<std::int64_t, Primed> cache_;
     std::optional<std::int64_t> boot_time_;
     long ticks_per_second_;

@@ -1,6 +1,7 @@
 // Full-screen dialogs: help, process details and the SIGTERM confirmation.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -11,8 +12,15 @@ namespace musatop::tui {
 
 std::vector<std::string> help_lines();
 
+// Dialogs show a command line up to this many bytes, then a marker with its size:
+// a 1 MB command line would otherwise be megabytes of wrapped rows per redraw.
+inline constexpr std::size_t kDialogCommandBytes = 64 * 1024;
+
+// The command as a dialog shows it: sanitised, cut at kDialogCommandBytes.
+std::string dialog_command(const std::optional<std::string>& command);
+
 // PID, user, GPU and UUID, status, create time (local), memory, CPU, RSS, running
-// time and the complete command.
+// time and the command (complete up to 64 KiB).
 std::vector<std::string> process_detail_lines(const GpuProcess& process);
 
 // Word-wraps to `width` cells; words longer than a line are broken.
