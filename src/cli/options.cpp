@@ -113,9 +113,15 @@ ParseResult parse_command_line(const std::vector<std::string>& args) {
     app.footer(
         "Without --once or --json, and with a terminal on stdin and stdout, musatop runs its\n"
         "interactive screen (press ? there for the keys). Otherwise it prints one text snapshot.\n"
+        "'musatop serve --help' describes the node agent (Prometheus /metrics over HTTP).\n"
         "\n"
         "Exit codes: 0 success (a closed pipe included), 1 a collection error or stale data,\n"
-        "2 bad command line, 130 interrupted.");
+        "2 bad command line, 128 + the signal when stopped by SIGINT (130), SIGTERM (143),\n"
+        "SIGHUP (129) or SIGQUIT (131).");
+    serve->footer(
+        "The agent also takes --interval, --gmi, --timeout, --gpu, --pid, --user, --sort,\n"
+        "--reverse and --demo as described in 'musatop --help'. It listens on loopback unless\n"
+        "--listen says otherwise, and stops on SIGTERM, SIGINT or SIGHUP (exit 0).");
 
     std::vector<std::string> reversed(args.rbegin(), args.rend());
     try {

@@ -26,6 +26,14 @@ std::vector<std::string> merged_environment(const std::vector<std::string>& extr
     return env;
 }
 
+// execve's argument arrays, pointing into `strings` (which must outlive them).
+std::vector<char*> pointers(const std::vector<std::string>& strings) {
+    std::vector<char*> out;
+    for (const auto& s : strings) out.push_back(const_cast<char*>(s.c_str()));
+    out.push_back(nullptr);
+    return out;
+}
+
 void drain(int fd, std::string& into, bool& open) {
     char buffer[65536];
     const ssize_t n = ::read(fd, buffer, sizeof buffer);
@@ -40,11 +48,8 @@ ChildResult run_child(const std::vector<std::string>& argv, const std::vector<st
     int out[2], err[2];
     if (::pipe2(out, O_CLOEXEC) != 0 || ::pipe2(err, O_CLOEXEC) != 0) throw std::runtime_error("pipe2 failed");
     const auto environment = merged_environment(env);
-    std::vector<char*> args, envp;
-    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-    for (const auto& e : environment) envp.push_back(const_cast<char*>(e.c_str()));
-    args.push_back(nullptr);
-    envp.push_back(nullptr);
+    const auto args = pointers(argv);
+    const auto envp = pointers(environment);
 
     const pid_t pid = ::fork();
     if (pid < 0) throw std::runtime_error("fork failed");
@@ -97,11 +102,8 @@ ChildResult run_child(const std::vector<std::string>& argv, const std::vector<st
 
 BackgroundChild::BackgroundChild(const std::vector<std::string>& argv, const std::vector<std::string>& env) {
     const auto environment = merged_environment(env);
-    std::vector<char*> args, envp;
-    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-    for (const auto& e : environment) envp.push_back(const_cast<char*>(e.c_str()));
-    args.push_back(nullptr);
-    envp.push_back(nullptr);
+    const auto args = pointers(argv);
+    const auto envp = pointers(environment);
     pid_ = ::fork();
     if (pid_ == 0) {
         const int null = ::open("/dev/null", O_RDWR);
