@@ -1,0 +1,94 @@
+// The snapshot document read back (for remote nodes and recordings): every
+// document render_json writes parses back to one that renders identically, and
+// documents of another shape are refused with a reason.
+#include <gtest/gtest.h>
+
+#include "musatop/collection/demo/demo_source.hpp"
+#include "musatop/output/json_input.hpp"
+#include "musatop/output/json_output.hpp"
+#include "test_support.hpp"
+
+using namespace musatop;
+
+namespace {
+
+void expect_round_trip(const Snapshot& snapshot) {
+    const std::string first = render_json(snapshot);
+    const auto parsed = parse_json_snapshot(first);
+    ASSERT_TRUE(parsed.ok()) << parsed.error() << "\n" << first;
+    EXPECT_EQ(render_json(parsed.value()), first);
+}
+
+}  // namespace
+
+TEST(JsonInput, DemoSnapshotsRoundTrip) {
+    for (double t : {0.0, 1.5, 77.25, 3600.0}) {
+        Snapshot s = make_demo_snapshot(t, WallTime(std::chrono::microseconds(1796279232208289)));
+        s.host.hostname = "node-1";
+        s.host.cpu_percent = 12.5;
+        expect_round_trip(s);
+    }
+}
+
+TEST(JsonInput, UnknownStaleHostileAndUnicodeRoundTrip) {
+    Snapshot s;
+    s.sampled_at = WallTime(std::chrono::seconds(1800000000));
+    s.devices_stale = true;
+    s.errors = {"devices: GMI command timed out: mthreads-gmi -q --json", "processes: \"quoted\" \\ back"};
+    Device d;
+    d.index = 3;
+    d.name = "MTT S5000 宽 \u00e9";
+    d.memory_total_bytes = 8000000LL << 40;
+    s.devices = {d};
+    GpuProcess p;
+    p.device_index = 3;
+    p.pid = 4242;
+    p.command = "python \x1b[2J train.py";
+    p.status = ProcessStatus::access_denied;
+    p.create_time = 1796220311.89;
+    s.processes = {p};
+    s.device_source = DeviceSource::gmi_summary;
+    s.device_source_reason = "mthreads-gmi -q --json failed";
+    s.processes_unverified_reason = "own PID namespace";
+    expect_round_trip(s);
+}
+
+TEST(JsonInput, TheReferenceDocumentOfTheOneShotTestsParses) {
+    const auto parsed = parse_json_snapshot(R"({"schema_version": 1, "sampled_at": "2026-12-02T10:00:00Z",
+        "host": {"hostname": "h"}, "devices": [{"index": 0, "gpu_utilization_percent": 42}], "processes": [],
+        "devices_stale": false, "processes_stale": false, "errors": [], "a_later_key": [1, 2]})");
+    ASSERT_TRUE(parsed.ok()) << parsed.error();
+    EXPECT_EQ(parsed->devices.at(0).gpu_utilization_percent, 42.0);  // an integer where a float is expected
+    EXPECT_EQ(parsed->sampled_at, WallTime(std::chrono::seconds(1796205600)));
+    EXPECT_EQ(parsed->device_source, DeviceSource::none);
+}
+
+TEST(JsonInput, OtherDocumentsAreRefusedWithAReason) {
+    const auto error = [](std::string_view text) {
+        const auto r = parse_json_snapshot(text);
+        return r.ok() ? std::string("accepted") : r.error();
+    };
+    EXPECT_EQ(error("<html>oops</html>"), "not JSON");
+    EXPECT_EQ(error("[1]"), "not a JSON object");
+    EXPECT_EQ(error(R"({"status": "ok"})"), "no schema_version: not a musatop snapshot");
+    EXPECT_EQ(error(R"({"schema_version": 2})"), "schema_version 2 is not 1");
+    const std::string base = R"({"schema_version": 1, "sampled_at": "2026-12-02T10:00:00.5+00:00", "host": {},
+        "processes_stale": false, "errors": [], "devices_stale": false, )";
+    EXPECT_EQ(error(base + R"("devices": {}, "processes": []})"), "invalid snapshot: devices is not a list");
+    EXPECT_EQ(error(base + R"("devices": [{"uuid": "x"}], "processes": []})"), "invalid snapshot: missing index");
+    EXPECT_EQ(error(base + R"("devices": [{"index": "0"}], "processes": []})"),
+              "invalid snapshot: index is not an integer");
+    EXPECT_EQ(error(base + R"("devices": [], "processes": [{"device_index": 0, "pid": 1, "status": "zombie"}]})"),
+              "invalid snapshot: process status is not ok, access_denied, exited or unverified");
+    EXPECT_EQ(error(base + R"("devices": [{"index": 18446744073709551615}], "processes": []})"),
+              "invalid snapshot: index is out of range");
+}
+
+TEST(JsonInput, Iso8601AsRenderJsonWritesIt) {
+    EXPECT_EQ(parse_iso8601("1970-01-01T00:00:01.000002+00:00"),
+              WallTime(std::chrono::seconds(1)) + std::chrono::microseconds(2));
+    EXPECT_EQ(parse_iso8601("2026-12-02T10:00:00Z"), WallTime(std::chrono::seconds(1796205600)));
+    for (const char* bad : {"", "2026-12-02", "2026-12-02T10:00:00", "2026-13-02T10:00:00Z",
+                            "2026-12-02T10:00:00+01:00", "2026-12-02T10:00:00.Z", "2026-12-02T25:00:00Z"})
+        EXPECT_FALSE(parse_iso8601(bad)) << bad;
+}
