@@ -4,7 +4,7 @@
 #include <string>
 
 #include "musatop/serve/basic_auth.hpp"
-#include "musatop/serve/connection.hpp"
+#include "musatop/serve/request_head.hpp"
 #include "musatop/serve/listen_address.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

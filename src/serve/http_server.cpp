@@ -1,4 +1,4 @@
-#include "musatop/serve/http_server.hpp"
+#include "http_server.hpp"
 
 #include <sys/socket.h>
 #include <unistd.h>

@@ -14,7 +14,7 @@
 #include "musatop/sampler/sampler.hpp"
 #include "musatop/serve/basic_auth.hpp"
 #include "musatop/serve/endpoints.hpp"
-#include "musatop/serve/http_server.hpp"
+#include "http_server.hpp"
 #include "musatop/util/cancel.hpp"
 
 namespace musatop::serve {

@@ -5,7 +5,7 @@
 #include <crypt.h>
 
 #include "musatop/serve/basic_auth.hpp"
-#include "musatop/serve/connection.hpp"
+#include "musatop/serve/request_head.hpp"
 #include "musatop/serve/listen_address.hpp"
 #include "musatop/serve/web_config.hpp"
 

@@ -1,3 +1,4 @@
+// (internal to the serve layer: the only place httplib appears)
 // One client connection of `musatop serve`, with the limits cpp-httplib 0.11 does
 // not enforce itself: the request line and headers are read here first, whole,
 // within 8 KiB (else 431) and 10 s (a client that drips bytes is cut), a request
@@ -14,6 +15,7 @@
 
 #include <httplib.h>
 
+#include "musatop/serve/request_head.hpp"
 #include "musatop/util/clock.hpp"
 
 namespace musatop::serve {
@@ -27,12 +29,6 @@ struct ConnectionLimits {
 };
 
 enum class HeadStatus { complete, closed, timed_out, too_large, has_body, stopped };
-
-// Where a request head ends ("\r\n\r\n" or "\n\n"), npos while incomplete. Pure.
-std::size_t find_head_end(std::string_view buffer);
-
-// True when the head announces a body (Content-Length above 0, or Transfer-Encoding). Pure.
-bool head_has_body(std::string_view head);
 
 class Connection final : public httplib::Stream {
 public:

@@ -11,7 +11,7 @@
 
 #include <httplib.h>
 
-#include "musatop/serve/connection.hpp"
+#include "connection.hpp"
 #include "musatop/serve/web_config.hpp"
 #include "musatop/util/result.hpp"
 
