@@ -121,3 +121,24 @@ TEST(ServeSecurity, AnUnusableCertificateIsAClearError) {
     EXPECT_EQ(run.exit_code, 2);
     EXPECT_NE(run.err.find("cannot use the TLS certificate"), std::string::npos) << run.err;
 }
+
+TEST(ServeLimits, AnIdleKeepAliveConnectionIsClosedAfter30Seconds) {
+    Scenario scenario;
+    scenario.use_reference_fixtures();
+    ServeProcess serve(scenario, {"--interval", "0.5"});
+    ASSERT_TRUE(serve.listening()) << serve.log();
+    RawConnection client(serve.port());
+    ASSERT_TRUE(client.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"));  // keep-alive by default
+    bool closed = false;
+    const std::string reply = client.read_until_closed(5s, closed);
+    ASSERT_NE(reply.find("HTTP/1.1 "), std::string::npos);
+    ASSERT_FALSE(closed);  // still open after the answer
+    const auto idle_from = std::chrono::steady_clock::now();
+    const std::string rest = client.read_until_closed(45s, closed);
+    const auto idle = std::chrono::steady_clock::now() - idle_from;
+    EXPECT_TRUE(closed);
+    EXPECT_TRUE(rest.empty());
+    EXPECT_GE(idle, 29s);
+    EXPECT_LT(idle, 33s);
+    EXPECT_EQ(serve.stop(SIGTERM), 0);
+}
