@@ -7,6 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "json_fields.hpp"
+
 namespace musatop {
 namespace {
 
@@ -73,25 +75,27 @@ const json& array(const json& object, const char* key) {
     return *value;
 }
 
-Device device_from(const json& d) {
-    if (!d.is_object()) throw Invalid{"a device is not an object"};
-    Device out;
-    out.index = required_integer(d, "index");
-    out.uuid = text(d, "uuid");
-    out.name = text(d, "name");
-    out.bus_id = text(d, "bus_id");
-    out.gpu_utilization_percent = real(d, "gpu_utilization_percent");
-    out.memory_utilization_percent = real(d, "memory_utilization_percent");
-    out.memory_used_bytes = integer(d, "memory_used_bytes");
-    out.memory_total_bytes = integer(d, "memory_total_bytes");
-    out.memory_free_bytes = integer(d, "memory_free_bytes");
-    out.temperature_c = real(d, "temperature_c");
-    out.power_draw_w = real(d, "power_draw_w");
-    out.power_limit_w = real(d, "power_limit_w");
-    out.power_limit_reason = text(d, "power_limit_reason");
-    out.graphics_clock_mhz = real(d, "graphics_clock_mhz");
-    out.memory_clock_mhz = real(d, "memory_clock_mhz");
-    return out;
+template <typename Row, std::size_t N>
+Row row_from(const json& object, const std::array<json_fields::Field<Row>, N>& fields, const char* what) {
+    if (!object.is_object()) throw Invalid{std::string("a ") + what + " is not an object"};
+    Row row;
+    for (const auto& field : fields)
+        std::visit(
+            [&](auto member) {
+                auto& value = row.*member;
+                using Value = std::decay_t<decltype(value)>;
+                if constexpr (std::is_same_v<Value, std::optional<double>>) {
+                    value = real(object, field.key);
+                } else if constexpr (std::is_same_v<Value, std::int64_t>) {
+                    value = required_integer(object, field.key);
+                } else if constexpr (std::is_same_v<Value, std::optional<std::int64_t>>) {
+                    value = integer(object, field.key);
+                } else {
+                    value = text(object, field.key);
+                }
+            },
+            field.member);
+    return row;
 }
 
 ProcessStatus status_from(const std::optional<std::string>& name) {
@@ -101,18 +105,7 @@ ProcessStatus status_from(const std::optional<std::string>& name) {
 }
 
 GpuProcess process_from(const json& p) {
-    if (!p.is_object()) throw Invalid{"a process is not an object"};
-    GpuProcess out;
-    out.device_index = required_integer(p, "device_index");
-    out.pid = required_integer(p, "pid");
-    out.device_uuid = text(p, "device_uuid");
-    out.gpu_memory_bytes = integer(p, "gpu_memory_bytes");
-    out.username = text(p, "username");
-    out.command = text(p, "command");
-    out.cpu_percent = real(p, "cpu_percent");
-    out.rss_bytes = integer(p, "rss_bytes");
-    out.create_time = real(p, "create_time");
-    out.running_seconds = real(p, "running_seconds");
+    GpuProcess out = row_from(p, json_fields::kProcess, "process");
     out.status = status_from(text(p, "status"));
     return out;
 }
@@ -189,7 +182,7 @@ Result<Snapshot> parse_json_snapshot(std::string_view text_in) {
         s.host.cpu_percent = real(*host, "cpu_percent");
         s.host.memory_used_bytes = integer(*host, "memory_used_bytes");
         s.host.memory_total_bytes = integer(*host, "memory_total_bytes");
-        for (const auto& d : array(document, "devices")) s.devices.push_back(device_from(d));
+        for (const auto& d : array(document, "devices")) s.devices.push_back(row_from(d, json_fields::kDevice, "device"));
         for (const auto& p : array(document, "processes")) s.processes.push_back(process_from(p));
         s.devices_stale = flag(document, "devices_stale");
         s.processes_stale = flag(document, "processes_stale");

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "json_fields.hpp"
 #include "musatop/output/format.hpp"
 
 namespace musatop {
@@ -25,38 +26,28 @@ json optional_time(const std::optional<WallTime>& time) {
     return time ? json(format_iso8601(*time)) : json(nullptr);
 }
 
-json device_json(const Device& d) {
+template <typename Row, std::size_t N>
+json row_json(const Row& row, const std::array<json_fields::Field<Row>, N>& fields) {
     json out;
-    out["index"] = d.index;
-    out["uuid"] = optional_value(d.uuid);
-    out["name"] = optional_value(d.name);
-    out["bus_id"] = optional_value(d.bus_id);
-    out["gpu_utilization_percent"] = optional_float(d.gpu_utilization_percent);
-    out["memory_utilization_percent"] = optional_float(d.memory_utilization_percent);
-    out["memory_used_bytes"] = optional_value(d.memory_used_bytes);
-    out["memory_total_bytes"] = optional_value(d.memory_total_bytes);
-    out["memory_free_bytes"] = optional_value(d.memory_free_bytes);
-    out["temperature_c"] = optional_float(d.temperature_c);
-    out["power_draw_w"] = optional_float(d.power_draw_w);
-    out["power_limit_w"] = optional_float(d.power_limit_w);
-    out["power_limit_reason"] = optional_value(d.power_limit_reason);
-    out["graphics_clock_mhz"] = optional_float(d.graphics_clock_mhz);
-    out["memory_clock_mhz"] = optional_float(d.memory_clock_mhz);
+    for (const auto& field : fields)
+        std::visit(
+            [&](auto member) {
+                const auto& value = row.*member;
+                using Value = std::decay_t<decltype(value)>;
+                if constexpr (std::is_same_v<Value, std::optional<double>>) {
+                    out[field.key] = optional_float(value);
+                } else if constexpr (std::is_same_v<Value, std::int64_t>) {
+                    out[field.key] = value;
+                } else {
+                    out[field.key] = optional_value(value);
+                }
+            },
+            field.member);
     return out;
 }
 
 json process_json(const GpuProcess& p) {
-    json out;
-    out["device_index"] = p.device_index;
-    out["pid"] = p.pid;
-    out["device_uuid"] = optional_value(p.device_uuid);
-    out["gpu_memory_bytes"] = optional_value(p.gpu_memory_bytes);
-    out["username"] = optional_value(p.username);
-    out["command"] = optional_value(p.command);
-    out["cpu_percent"] = optional_float(p.cpu_percent);
-    out["rss_bytes"] = optional_value(p.rss_bytes);
-    out["create_time"] = optional_float(p.create_time);
-    out["running_seconds"] = optional_float(p.running_seconds);
+    json out = row_json(p, json_fields::kProcess);
     out["status"] = to_string(p.status);
     return out;
 }
@@ -81,7 +72,7 @@ std::string render_json(const Snapshot& s) {
     host["memory_total_bytes"] = optional_value(s.host.memory_total_bytes);
     out["host"] = std::move(host);
     out["devices"] = json::array();
-    for (const auto& device : s.devices) out["devices"].push_back(device_json(device));
+    for (const auto& device : s.devices) out["devices"].push_back(row_json(device, json_fields::kDevice));
     out["processes"] = json::array();
     for (const auto& process : s.processes) out["processes"].push_back(process_json(process));
     out["devices_stale"] = s.devices_stale;
