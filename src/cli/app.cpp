@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "musatop/cli/one_shot.hpp"
+#include "musatop/cli/recording_commands.hpp"
 #include "musatop/cli/options.hpp"
 #include <cstdlib>
 
@@ -76,6 +77,11 @@ int run_program(const std::vector<std::string>& args, bool stdout_closed) {
         return 1;
     }
     try {
+        if (options.replay) return run_replay(options);
+        if (options.record) {
+            auto source = make_source(options);
+            return run_record(options, *source);
+        }
         if (options.serve) {
             auto settings = serve_settings(options);
             if (!settings.ok()) {

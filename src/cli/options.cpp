@@ -7,6 +7,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "musatop/replay/recorder.hpp"
 #include "musatop/util/text.hpp"
 
 namespace musatop::cli {
@@ -107,7 +108,29 @@ ParseResult parse_command_line(const std::vector<std::string>& args) {
     serve->add_option("--web-config-file", serve_options.web_config_file,
                       "TLS and basic-auth users, in the exporter-toolkit format of node_exporter")
         ->type_name("FILE");
-    for (CLI::App* command : {&app, serve})
+    RecordOptions record_options;
+    std::optional<std::string> duration, max_size;
+    CLI::App* record = app.add_subcommand("record", "Record snapshots to a file, without a screen (docs/recording.md)");
+    record->fallthrough();
+    record->add_option("FILE", record_options.file, "The recording (gzip-compressed JSON Lines)")->required();
+    record->add_option("--duration", duration, "Stop after this many seconds")->type_name("SECONDS");
+    record->add_flag("--append", record_options.append, "Continue an existing recording");
+    record->add_flag("--force", record_options.force, "Replace an existing file");
+    record->add_option("--max-size", max_size, "Rotate to FILE.1, FILE.2, ... at this size (e.g. 64M)")
+        ->type_name("SIZE");
+    record->add_option("--max-files", record_options.max_files, "Rotated files to keep (default: 5)")
+        ->type_name("N");
+    ReplayOptions replay_options;
+    CLI::App* replay = app.add_subcommand(
+        "replay", "Print recorded snapshots with --json or --once (docs/recording.md)");
+    replay->fallthrough();
+    replay->add_option("FILE", replay_options.files, "Recordings, or one recording and its rotated set")
+        ->required();
+    replay->add_option("--at", replay_options.at, "The snapshot in force at TIME (default: the last)")
+        ->type_name("TIME");
+    replay->add_option("--from", replay_options.from, "With --json: every snapshot from TIME ...")->type_name("TIME");
+    replay->add_option("--to", replay_options.to, "... to TIME, as JSON Lines")->type_name("TIME");
+    for (CLI::App* command : {&app, serve, record, replay})
         for (CLI::Option* option : command->get_options())
             option->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
     app.footer(
@@ -143,6 +166,28 @@ ParseResult parse_command_line(const std::vector<std::string>& args) {
             if (pm && !pm->empty() && *pm != "command")
                 throw UsageError{"argument --process-metrics: invalid value '" + *pm + "' (none or 'command')"};
             o.serve = serve_options;
+        }
+        if (record->parsed()) {
+            if (o.once || o.json) throw UsageError{"record: --once and --json do not apply to the recorder"};
+            if (duration) record_options.duration_seconds = seconds_or_throw("--duration", "duration", *duration, 0.05, 1e9);
+            if (max_size) {
+                record_options.max_bytes = replay::parse_size(*max_size);
+                if (!record_options.max_bytes)
+                    throw UsageError{"argument --max-size: expected a size such as 64M, 500k or 1G"};
+            }
+            if (record_options.max_files < 1) throw UsageError{"argument --max-files: must be 1 or more"};
+            if (record_options.append && record_options.force)
+                throw UsageError{"record: --append and --force exclude each other"};
+            o.record = record_options;
+        }
+        if (replay->parsed()) {
+            if (!o.once && !o.json)
+                throw UsageError{"replay: give --json or --once (the replay screen is not built yet)"};
+            if (replay_options.at && (replay_options.from || replay_options.to))
+                throw UsageError{"replay: --at excludes --from and --to"};
+            if ((replay_options.from || replay_options.to) && !o.json)
+                throw UsageError{"replay: --from and --to print JSON Lines: give --json"};
+            o.replay = replay_options;
         }
     } catch (const CLI::CallForHelp&) {
         result.exit_code = 0;

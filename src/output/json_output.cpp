@@ -54,7 +54,9 @@ json process_json(const GpuProcess& p) {
 
 }  // namespace
 
-std::string render_json(const Snapshot& s) {
+namespace {
+
+json snapshot_json(const Snapshot& s) {
     json out;
     out["schema_version"] = 1;
     out["sampled_at"] = format_iso8601(s.sampled_at);
@@ -82,7 +84,17 @@ std::string render_json(const Snapshot& s) {
     out["device_source"] = s.device_source == DeviceSource::none ? json(nullptr) : json(to_string(s.device_source));
     out["device_source_reason"] = optional_value(s.device_source_reason);
     out["processes_unverified_reason"] = optional_value(s.processes_unverified_reason);
-    return out.dump(2, ' ', true, json::error_handler_t::replace) + "\n";
+    return out;
+}
+
+}  // namespace
+
+std::string render_json(const Snapshot& s) {
+    return snapshot_json(s).dump(2, ' ', true, json::error_handler_t::replace) + "\n";
+}
+
+std::string render_json_compact(const Snapshot& s) {
+    return snapshot_json(s).dump(-1, ' ', true, json::error_handler_t::replace);
 }
 
 }  // namespace musatop

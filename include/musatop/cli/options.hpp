@@ -26,6 +26,22 @@ struct ServeOptions {
     std::optional<std::string> web_config_file;
 };
 
+// `musatop record FILE` (docs/recording.md).
+struct RecordOptions {
+    std::string file;
+    std::optional<double> duration_seconds;
+    bool append = false;
+    bool force = false;
+    std::optional<std::uint64_t> max_bytes;
+    int max_files = 5;
+};
+
+// `musatop replay FILE... (--json|--once) [--at TIME | --from TIME --to TIME]`.
+struct ReplayOptions {
+    std::vector<std::string> files;
+    std::optional<std::string> at, from, to;
+};
+
 struct Options {
     bool once = false;
     bool json = false;
@@ -36,7 +52,9 @@ struct Options {
     double timeout_seconds = 3.0;
     std::string gmi = "mthreads-gmi";
     ViewFilter filter;
-    std::optional<ServeOptions> serve;  // set for `musatop serve`
+    std::optional<ServeOptions> serve;    // set for `musatop serve`
+    std::optional<RecordOptions> record;  // set for `musatop record`
+    std::optional<ReplayOptions> replay;  // set for `musatop replay`
 };
 
 struct ParseResult {

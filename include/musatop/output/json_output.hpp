@@ -10,4 +10,7 @@ namespace musatop {
 
 std::string render_json(const Snapshot& snapshot);
 
+// The same document on one line, without the trailing newline (JSON Lines).
+std::string render_json_compact(const Snapshot& snapshot);
+
 }  // namespace musatop

@@ -1,0 +1,134 @@
+#include "musatop/cli/recording_commands.hpp"
+
+#include <poll.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <iostream>
+
+#include "musatop/model/view_filter.hpp"
+#include "musatop/output/format.hpp"
+#include "musatop/output/json_output.hpp"
+#include "musatop/output/text_output.hpp"
+#include "musatop/replay/recorder.hpp"
+#include "musatop/replay/replay_time.hpp"
+#include "musatop/util/cancel.hpp"
+#include "musatop/util/version.hpp"
+
+namespace musatop::cli {
+namespace {
+
+// The recorder stops on these; the handler only pokes the canceller (a hung GMI
+// call is killed at once) and the loop ends after the round.
+volatile std::sig_atomic_t stop_signal = 0;
+const Canceller* stop_canceller = nullptr;
+
+void on_stop(int signal) {
+    stop_signal = signal;
+    if (stop_canceller) stop_canceller->cancel();
+}
+
+replay::OpenMode open_mode(const RecordOptions& o) {
+    if (o.append) return replay::OpenMode::append;
+    if (o.force) return replay::OpenMode::overwrite;
+    return replay::OpenMode::create;
+}
+
+}  // namespace
+
+int run_record(const Options& options, Source& source) {
+    const RecordOptions& o = *options.record;
+    replay::Header header;
+    header.musatop_version = kVersion;
+    header.interval_seconds = options.interval_seconds;
+    header.started_at = std::chrono::system_clock::now();
+    const Canceller canceller;
+    stop_canceller = &canceller;
+    struct sigaction action {};
+    action.sa_handler = on_stop;
+    sigemptyset(&action.sa_mask);
+    for (int s : {SIGINT, SIGTERM, SIGHUP}) ::sigaction(s, &action, nullptr);
+
+    // The first round names the host for the header; it is recorded too.
+    Snapshot snapshot = source.collect(canceller.token());
+    header.hostname = snapshot.host.hostname;
+    auto recorder = replay::Recorder::open({o.file, open_mode(o), o.max_bytes, o.max_files}, header);
+    if (!recorder.ok()) {
+        std::cerr << "musatop record: " << recorder.error() << "\n";
+        return 1;
+    }
+    std::cerr << "musatop record: recording to " << o.file << " every " << options.interval_seconds
+              << " s (source " << source.describe() << ")\n";
+    const auto interval = to_duration(Seconds(options.interval_seconds));
+    const auto begun = std::chrono::steady_clock::now();
+    auto round_started = begun;
+    for (;;) {
+        if (stop_signal) break;  // a round cut short by the signal is not recorded
+        if (auto written = recorder.value()->append(snapshot); !written.ok()) {
+            std::cerr << "musatop record: " << written.error() << "\n";
+            return 1;
+        }
+        const auto next = round_started + interval;
+        if (o.duration_seconds && next - begun > to_duration(Seconds(*o.duration_seconds))) break;
+        const auto wait = std::chrono::ceil<std::chrono::milliseconds>(next - std::chrono::steady_clock::now());
+        pollfd fd{canceller.fd(), POLLIN, 0};
+        if (wait.count() > 0) ::poll(&fd, 1, static_cast<int>(wait.count()));
+        if (stop_signal) break;
+        round_started = std::chrono::steady_clock::now();
+        snapshot = source.collect(canceller.token());
+    }
+    stop_canceller = nullptr;
+    return 0;
+}
+
+int run_replay(const Options& options) {
+    ::signal(SIGPIPE, SIG_IGN);  // `| head` is not a failure
+    const ReplayOptions& o = *options.replay;
+    auto recording = replay::read_recordings(o.files);
+    if (!recording.ok()) {
+        std::cerr << "musatop replay: " << recording.error() << "\n";
+        return 1;
+    }
+    for (const auto& note : recording->notes()) std::cerr << "musatop replay: " << note << "\n";
+    const auto& snapshots = recording->snapshots;
+    const WallTime first = snapshots.front().sampled_at;
+    const WallTime last = snapshots.back().sampled_at;
+    const auto time_of = [&](const std::string& flag, const std::string& text) -> std::optional<WallTime> {
+        const auto t = replay::parse_replay_time(text, first);
+        if (!t) {
+            std::cerr << "musatop: error: argument " << flag << ": '" << text
+                      << "' is not a time (2026-12-02T03:15:00Z, local 2026-12-02T03:15:00, or +90s, +5m, +1h30m)\n";
+        } else if (*t < first || *t > last) {
+            std::cerr << "musatop: error: argument " << flag << ": " << format_iso8601(*t)
+                      << " is outside the recording (" << format_iso8601(first) << " to " << format_iso8601(last)
+                      << ")\n";
+            return std::nullopt;
+        }
+        return t;
+    };
+    if (o.from || o.to) {
+        const auto from = o.from ? time_of("--from", *o.from) : std::optional(first);
+        const auto to = o.to ? time_of("--to", *o.to) : std::optional(last);
+        if (!from || !to) return 2;
+        std::string lines;
+        for (const auto& s : snapshots)
+            if (s.sampled_at >= *from && s.sampled_at <= *to)
+                lines += render_json_compact(apply_view(s, options.filter)) + "\n";
+        std::cout << lines << std::flush;
+        return 0;
+    }
+    std::size_t index = snapshots.size() - 1;
+    if (o.at) {
+        const auto at = time_of("--at", *o.at);
+        if (!at) return 2;
+        // The snapshot in force at that time: the last one sampled at or before it.
+        index = 0;
+        while (index + 1 < snapshots.size() && snapshots[index + 1].sampled_at <= *at) ++index;
+    }
+    const Snapshot view = apply_view(snapshots[index], options.filter);
+    std::cout << (options.json ? render_json(view) : render_text(view)) << std::flush;
+    return 0;
+}
+
+}  // namespace musatop::cli

@@ -1,0 +1,174 @@
+#include "musatop/replay/recording.hpp"
+
+#include <zlib.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "musatop/output/format.hpp"
+#include "musatop/output/json_input.hpp"
+
+namespace musatop::replay {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+Result<std::string> read_whole(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return Error{path + ": cannot read"};
+    std::ostringstream bytes;
+    bytes << in.rdbuf();
+    return bytes.str();
+}
+
+}  // namespace
+
+std::string header_line(const Header& h) {
+    json out;
+    out["format"] = kFormatName;
+    out["format_version"] = kFormatVersion;
+    out["musatop_version"] = h.musatop_version;
+    out["hostname"] = h.hostname ? json(*h.hostname) : json(nullptr);
+    out["interval_seconds"] = h.interval_seconds;
+    out["started_at"] = format_iso8601(h.started_at);
+    return out.dump(-1, ' ', true, json::error_handler_t::replace);
+}
+
+Result<Header> parse_header_line(std::string_view line) {
+    const auto doc = json::parse(line, nullptr, false);
+    if (doc.is_discarded() || !doc.is_object() || doc.value("format", "") != kFormatName)
+        return Error{"not a musatop recording (no musatop-recording header)"};
+    const auto version = doc.find("format_version");
+    if (version == doc.end() || !version->is_number_integer()) return Error{"the header has no format_version"};
+    if (version->get<int>() > kFormatVersion)
+        return Error{"format_version " + std::to_string(version->get<int>()) + " is newer than this musatop reads (" +
+                     std::to_string(kFormatVersion) + "); use a newer musatop"};
+    Header h;
+    if (doc.contains("musatop_version") && doc["musatop_version"].is_string()) h.musatop_version = doc["musatop_version"];
+    if (doc.contains("hostname") && doc["hostname"].is_string()) h.hostname = doc["hostname"].get<std::string>();
+    if (doc.contains("interval_seconds") && doc["interval_seconds"].is_number()) h.interval_seconds = doc["interval_seconds"];
+    const auto started = doc.contains("started_at") && doc["started_at"].is_string()
+                             ? parse_iso8601(doc["started_at"].get<std::string>())
+                             : std::nullopt;
+    if (!started) return Error{"the header has no valid started_at"};
+    h.started_at = *started;
+    return h;
+}
+
+std::vector<std::string> Recording::notes() const {
+    std::vector<std::string> out;
+    if (torn_tail) out.push_back(std::to_string(torn_tail) + " incomplete record at the end ignored");
+    if (bad_lines) out.push_back(std::to_string(bad_lines) + " unreadable record(s) skipped");
+    if (out_of_order) out.push_back(std::to_string(out_of_order) + " record(s) older than the one before skipped");
+    return out;
+}
+
+Result<std::string> gunzip(std::string_view bytes) {
+    if (bytes.size() < 2 || static_cast<unsigned char>(bytes[0]) != 0x1f || static_cast<unsigned char>(bytes[1]) != 0x8b)
+        return Error{"not a gzip file"};
+    z_stream z{};
+    if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK) return Error{"zlib cannot start"};
+    std::string out;
+    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data()));
+    z.avail_in = static_cast<uInt>(bytes.size());
+    char buffer[65536];
+    for (;;) {
+        z.next_out = reinterpret_cast<Bytef*>(buffer);
+        z.avail_out = sizeof buffer;
+        const int status = inflate(&z, Z_NO_FLUSH);
+        out.append(buffer, sizeof buffer - z.avail_out);
+        if (status == Z_STREAM_END) {
+            if (z.avail_in == 0) break;
+            // Another member follows (an appended recording), or trailing garbage.
+            const auto* next = reinterpret_cast<const unsigned char*>(z.next_in);
+            if (z.avail_in < 2 || next[0] != 0x1f || next[1] != 0x8b) break;
+            inflateReset(&z);
+            continue;
+        }
+        // A stream cut short: what was flushed before the cut is already in `out`.
+        if (status == Z_BUF_ERROR || (status == Z_OK && z.avail_in == 0 && z.avail_out != 0)) break;
+        if (status != Z_OK) {
+            if (out.empty()) {
+                inflateEnd(&z);
+                return Error{"corrupt gzip data"};
+            }
+            break;  // corruption later on: keep what came before it
+        }
+    }
+    inflateEnd(&z);
+    if (out.empty()) return Error{"corrupt gzip data"};  // not even a header line came out
+    return out;
+}
+
+Result<Recording> parse_recording(std::string_view text, const std::string& origin) {
+    if (text.empty()) return Error{origin + ": empty recording"};
+    Recording r;
+    const auto first_end = text.find('\n');
+    auto header = parse_header_line(text.substr(0, first_end));
+    if (!header.ok()) return Error{origin + ": " + header.error()};
+    r.header = header.value();
+    std::size_t at = first_end == std::string_view::npos ? text.size() : first_end + 1;
+    while (at < text.size()) {
+        const auto end = text.find('\n', at);
+        if (end == std::string_view::npos) {  // no newline: the write was cut short
+            ++r.torn_tail;
+            break;
+        }
+        const auto line = text.substr(at, end - at);
+        at = end + 1;
+        if (line.empty()) continue;
+        auto snapshot = parse_json_snapshot(line);
+        if (!snapshot.ok()) {
+            ++r.bad_lines;
+            continue;
+        }
+        if (!r.snapshots.empty() && snapshot->sampled_at < r.snapshots.back().sampled_at) {
+            ++r.out_of_order;
+            continue;
+        }
+        r.snapshots.push_back(std::move(snapshot.value()));
+    }
+    return r;
+}
+
+Result<Recording> read_recordings(const std::vector<std::string>& given) {
+    std::vector<std::string> paths = given;
+    if (paths.size() == 1)  // a rotated set: FILE.1, FILE.2, ... beside FILE
+        for (int n = 1; std::filesystem::exists(given[0] + "." + std::to_string(n)); ++n)
+            paths.push_back(given[0] + "." + std::to_string(n));
+    std::vector<Recording> parts;
+    for (const auto& path : paths) {
+        auto bytes = read_whole(path);
+        if (!bytes.ok()) return Error{bytes.error()};
+        if (bytes->empty()) return Error{path + ": empty file"};
+        auto text = gunzip(bytes.value());
+        if (!text.ok()) return Error{path + ": " + text.error()};
+        auto part = parse_recording(text.value(), path);
+        if (!part.ok()) return Error{part.error()};
+        parts.push_back(std::move(part.value()));
+    }
+    std::stable_sort(parts.begin(), parts.end(),
+                     [](const Recording& a, const Recording& b) { return a.header.started_at < b.header.started_at; });
+    Recording all;
+    all.header = parts.front().header;
+    for (auto& part : parts) {
+        all.torn_tail += part.torn_tail;
+        all.bad_lines += part.bad_lines;
+        all.out_of_order += part.out_of_order;
+        for (auto& s : part.snapshots) {
+            if (!all.snapshots.empty() && s.sampled_at < all.snapshots.back().sampled_at) {
+                ++all.out_of_order;
+                continue;
+            }
+            all.snapshots.push_back(std::move(s));
+        }
+    }
+    if (all.snapshots.empty()) return Error{given.front() + ": no snapshots in the recording (header only)"};
+    return all;
+}
+
+}  // namespace musatop::replay

@@ -1,0 +1,118 @@
+// `musatop record` and `musatop replay` as a user runs them, against the fake GMI
+// whose data changes every round.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+
+#include <nlohmann/json.hpp>
+
+#include "child_process.hpp"
+#include "scenario.hpp"
+
+using namespace musatop::testing;
+using namespace std::chrono_literals;
+using nlohmann::json;
+
+namespace {
+
+// Three different rounds, repeating: 1, 2 and 3 GPUs at 10/50/90 %.
+void changing(const Scenario& scenario) {
+    scenario.set("query.out.1", gmi_device_json(1, "10%"));
+    scenario.set("query.out.2", gmi_device_json(2, "50%"));
+    scenario.set("query.out.3", gmi_device_json(3, "90%"));
+    scenario.set("query.cycle", "3");
+    scenario.set("summary.out", gmi_process_table({{0, 4000001, "python train.py", 100}}));
+}
+
+std::vector<json> json_lines(const std::string& text) {
+    std::vector<json> out;
+    for (std::size_t at = 0; at < text.size();) {
+        const auto end = text.find('\n', at);
+        out.push_back(json::parse(text.substr(at, end - at)));
+        at = end + 1;
+    }
+    return out;
+}
+
+std::vector<std::string> env_of(const Scenario& scenario) {
+    return {"PATH=" + scenario.path_variable(), "FAKE_GMI_DIR=" + scenario.dir().string(), "MUSA_HOME=", "MUSA_PATH=",
+            "TZ=UTC"};
+}
+
+}  // namespace
+
+TEST(RecordCommand, ReplayGivesExactlyTheRecordedSnapshots) {
+    Scenario scenario;
+    changing(scenario);
+    const std::string file = (scenario.dir() / "day.rec").string();
+    const auto recorded = scenario.run({"record", file, "--interval", "0.1", "--duration", "1"}, 20s);
+    ASSERT_EQ(recorded.exit_code, 0) << recorded.err;
+    EXPECT_NE(recorded.err.find("musatop record: recording to " + file), std::string::npos);
+
+    const auto all = scenario.run({"replay", file, "--json", "--from", "+0s", "--to", "+1h"}, 20s);
+    ASSERT_EQ(all.exit_code, 2);  // +1h is after the end: a clear error, not a silent cut
+    EXPECT_NE(all.err.find("is outside the recording"), std::string::npos);
+    const auto lines = scenario.run({"replay", file, "--json", "--from", "+0s"}, 20s);
+    ASSERT_EQ(lines.exit_code, 0) << lines.err;
+    const auto snapshots = json_lines(lines.out);
+    ASSERT_GE(snapshots.size(), 6u);
+    ASSERT_LE(snapshots.size(), 12u);
+    for (std::size_t k = 0; k < snapshots.size(); ++k) {
+        const std::string time = snapshots[k]["sampled_at"];
+        const auto at = scenario.run({"replay", file, "--json", "--at", time}, 20s);
+        ASSERT_EQ(at.exit_code, 0) << at.err;
+        EXPECT_EQ(json::parse(at.out), snapshots[k]) << k;
+        EXPECT_EQ(snapshots[k]["devices"].size(), k % 3 + 1);  // the fake's cycle, in order
+    }
+    // --once prints the text of the snapshot in force; filters apply.
+    const auto text = scenario.run({"replay", file, "--once", "--gpu", "0"}, 20s);
+    ASSERT_EQ(text.exit_code, 0);
+    EXPECT_NE(text.out.find("MTT-S5000-0"), std::string::npos);
+    EXPECT_EQ(text.out.find("MTT-S5000-1"), std::string::npos);
+    const auto range = scenario.run({"replay", file, "--json", "--from", snapshots[1]["sampled_at"],
+                                     "--to", snapshots[3]["sampled_at"]}, 20s);
+    EXPECT_EQ(json_lines(range.out).size(), 3u);
+}
+
+TEST(RecordCommand, OverwriteAppendAndBadFlags) {
+    Scenario scenario;
+    changing(scenario);
+    const std::string file = (scenario.dir() / "r.rec").string();
+    ASSERT_EQ(scenario.run({"record", file, "--interval", "0.1", "--duration", "0.2"}).exit_code, 0);
+    const auto again = scenario.run({"record", file, "--duration", "0.2"});
+    EXPECT_EQ(again.exit_code, 1);
+    EXPECT_NE(again.err.find("exists; --append continues it, --force replaces it"), std::string::npos);
+    const auto before = json_lines(scenario.run({"replay", file, "--json", "--from", "+0s"}).out).size();
+    ASSERT_EQ(scenario.run({"record", file, "--append", "--interval", "0.1", "--duration", "0.2"}).exit_code, 0);
+    EXPECT_GT(json_lines(scenario.run({"replay", file, "--json", "--from", "+0s"}).out).size(), before);
+    EXPECT_EQ(scenario.run({"record", file, "--append", "--force"}).exit_code, 2);
+    EXPECT_EQ(scenario.run({"record", file, "--max-size", "lots"}).exit_code, 2);
+    EXPECT_EQ(scenario.run({"replay", file}).exit_code, 2);  // the replay screen: not yet
+    EXPECT_EQ(scenario.run({"replay", file, "--json", "--at", "yesterday"}).exit_code, 2);
+    scenario.set("plain.txt", "hello");
+    const auto not_gzip = scenario.run({"replay", (scenario.dir() / "plain.txt").string(), "--json"});
+    EXPECT_EQ(not_gzip.exit_code, 1);
+    EXPECT_EQ(not_gzip.err, "musatop replay: " + (scenario.dir() / "plain.txt").string() + ": not a gzip file\n");
+}
+
+TEST(RecordCommand, SigtermEndsAndKillNineLosesNothingWritten) {
+    for (int signal : {SIGTERM, SIGKILL}) {
+        Scenario scenario;
+        changing(scenario);
+        const std::string file = (scenario.dir() / "r.rec").string();
+        BackgroundChild recorder({MUSATOP_BINARY, "record", file, "--interval", "0.05"}, env_of(scenario));
+        ASSERT_TRUE(wait_for([&] { return scenario.calls("query") >= 6; }, 20s));
+        const int recorded_rounds = scenario.calls("query");
+        ::kill(recorder.pid(), signal);
+        const int status = recorder.wait(5s);
+        if (signal == SIGTERM) {
+            ASSERT_TRUE(WIFEXITED(status));
+            EXPECT_EQ(WEXITSTATUS(status), 0);
+        }
+        const auto replayed = scenario.run({"replay", file, "--json", "--from", "+0s"});
+        ASSERT_EQ(replayed.exit_code, 0) << replayed.err;
+        // Every round finished before the signal is there (the one in flight may not be).
+        EXPECT_GE(json_lines(replayed.out).size() + 1, static_cast<std::size_t>(recorded_rounds)) << signal;
+        EXPECT_EQ(replayed.err.find("incomplete"), std::string::npos) << replayed.err;
+    }
+}

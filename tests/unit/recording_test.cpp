@@ -1,0 +1,189 @@
+// The recording format: written by Recorder, read back by read_recordings, with
+// every kind of damage a recorder or a disk can leave behind.
+#include <gtest/gtest.h>
+#include <zlib.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "musatop/collection/demo/demo_source.hpp"
+#include "musatop/output/json_output.hpp"
+#include "musatop/replay/recorder.hpp"
+#include "musatop/replay/recording.hpp"
+#include "musatop/replay/replay_time.hpp"
+#include "test_support.hpp"
+
+using namespace musatop;
+using namespace musatop::replay;
+using musatop::testing::TempDir;
+
+namespace {
+
+WallTime at(long long seconds) { return WallTime(std::chrono::seconds(seconds)); }
+
+Snapshot sample(long long seconds) { return make_demo_snapshot(static_cast<double>(seconds), at(seconds)); }
+
+Header header_at(long long seconds) {
+    Header h;
+    h.musatop_version = "test";
+    h.hostname = "node";
+    h.started_at = at(seconds);
+    return h;
+}
+
+std::string gzip(const std::string& text) {
+    z_stream z{};
+    deflateInit2(&z, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY);
+    std::string out(compressBound(static_cast<uLong>(text.size())) + 64, '\0');
+    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
+    z.avail_in = static_cast<uInt>(text.size());
+    z.next_out = reinterpret_cast<Bytef*>(out.data());
+    z.avail_out = static_cast<uInt>(out.size());
+    deflate(&z, Z_FINISH);
+    out.resize(z.total_out);
+    deflateEnd(&z);
+    return out;
+}
+
+void record(const std::string& path, std::vector<long long> times, OpenMode mode = OpenMode::create,
+            std::optional<std::uint64_t> max_bytes = std::nullopt, int max_files = 5) {
+    auto recorder = Recorder::open({path, mode, max_bytes, max_files}, header_at(times.front()));
+    ASSERT_TRUE(recorder.ok()) << recorder.error();
+    for (long long t : times) ASSERT_TRUE(recorder.value()->append(sample(t)).ok());
+}
+
+}  // namespace
+
+TEST(Recording, WrittenSnapshotsReadBackExactly) {
+    TempDir dir;
+    const std::string path = (dir / "r.rec").string();
+    record(path, {100, 101, 102});
+    const auto r = read_recordings({path});
+    ASSERT_TRUE(r.ok()) << r.error();
+    ASSERT_EQ(r->snapshots.size(), 3u);
+    for (long long t : {100, 101, 102})
+        EXPECT_EQ(render_json(r->snapshots[static_cast<std::size_t>(t - 100)]), render_json(sample(t)));
+    EXPECT_EQ(r->header.hostname, "node");
+    EXPECT_TRUE(r->notes().empty());
+}
+
+TEST(Recording, AppendContinuesAndCreateRefusesToOverwrite) {
+    TempDir dir;
+    const std::string path = (dir / "r.rec").string();
+    record(path, {100, 101});
+    const auto refused = Recorder::open({path, OpenMode::create, {}, 5}, header_at(200));
+    ASSERT_FALSE(refused.ok());
+    EXPECT_EQ(refused.error(), path + " exists; --append continues it, --force replaces it");
+    record(path, {102, 103}, OpenMode::append);
+    auto r = read_recordings({path});
+    ASSERT_TRUE(r.ok()) << r.error();
+    EXPECT_EQ(r->snapshots.size(), 4u);
+    record(path, {300}, OpenMode::overwrite);
+    r = read_recordings({path});
+    ASSERT_TRUE(r.ok());
+    EXPECT_EQ(r->snapshots.size(), 1u);
+    musatop::testing::write_text(dir / "other", "not a recording");
+    EXPECT_FALSE(Recorder::open({(dir / "other").string(), OpenMode::append, {}, 5}, header_at(1)).ok());
+}
+
+TEST(Recording, RotationKeepsMaxFilesAndReadsInTimeOrder) {
+    TempDir dir;
+    const std::string path = (dir / "r.rec").string();
+    record(path, {100, 101, 102, 103, 104}, OpenMode::create, 1, 2);  // every record fills a file
+    EXPECT_TRUE(std::filesystem::exists(path + ".1"));
+    EXPECT_TRUE(std::filesystem::exists(path + ".2"));
+    EXPECT_FALSE(std::filesystem::exists(path + ".3"));
+    const auto r = read_recordings({path});
+    ASSERT_TRUE(r.ok()) << r.error();
+    ASSERT_EQ(r->snapshots.size(), 2u);  // the newest two rotated files; the current one has only its header
+    EXPECT_LT(r->snapshots[0].sampled_at, r->snapshots[1].sampled_at);
+}
+
+TEST(Recording, ATornLastRecordIsSkippedAndCounted) {
+    TempDir dir;
+    const std::string path = (dir / "r.rec").string();
+    record(path, {100, 101, 102});
+    const std::string whole = musatop::testing::read_text(path);
+    // Cut inside the last record's compressed bytes, as `kill -9` mid-write would.
+    const auto text = gunzip(whole);
+    ASSERT_TRUE(text.ok());
+    const std::string cut = text.value().substr(0, text.value().size() - 40);
+    const auto r = parse_recording(cut, "r.rec");
+    ASSERT_TRUE(r.ok());
+    EXPECT_EQ(r->snapshots.size(), 2u);
+    EXPECT_EQ(r->torn_tail, 1u);
+    EXPECT_EQ(r->notes().at(0), "1 incomplete record at the end ignored");
+    const auto truncated = gunzip(whole.substr(0, whole.size() - 10));  // no gzip trailer
+    ASSERT_TRUE(truncated.ok());
+    EXPECT_EQ(truncated.value(), text.value());
+}
+
+TEST(Recording, GarbageAndTimeGoingBackwardsAreSkippedTheRestReplays) {
+    const std::string text = header_line(header_at(100)) + "\n" + render_json_compact(sample(100)) +
+                             "\nthis is not json\n{\"schema_version\": 7}\n" + render_json_compact(sample(102)) +
+                             "\n" + render_json_compact(sample(101)) + "\n" + render_json_compact(sample(103)) + "\n";
+    const auto r = parse_recording(text, "r.rec");
+    ASSERT_TRUE(r.ok());
+    EXPECT_EQ(r->snapshots.size(), 3u);
+    EXPECT_EQ(r->bad_lines, 2u);
+    EXPECT_EQ(r->out_of_order, 1u);
+    EXPECT_EQ(r->notes().size(), 2u);
+}
+
+TEST(Recording, BadFilesGetAClearMessage) {
+    TempDir dir;
+    const auto error = [&](const std::string& name, const std::string& bytes) {
+        musatop::testing::write_text(dir / name, bytes);
+        const auto r = read_recordings({(dir / name).string()});
+        return r.ok() ? std::string("accepted") : r.error();
+    };
+    const std::string p = dir.path().string() + "/";
+    EXPECT_EQ(error("empty", ""), p + "empty: empty file");
+    EXPECT_EQ(error("plain", "{\"format\": \"musatop-recording\"}\n"), p + "plain: not a gzip file");
+    EXPECT_EQ(error("other", gzip("hello\n")), p + "other: not a musatop recording (no musatop-recording header)");
+    EXPECT_EQ(error("newer", gzip("{\"format\":\"musatop-recording\",\"format_version\":2}\n")),
+              p + "newer: format_version 2 is newer than this musatop reads (1); use a newer musatop");
+    EXPECT_EQ(error("header", gzip(header_line(header_at(1)) + "\n")),
+              p + "header: no snapshots in the recording (header only)");
+    EXPECT_EQ(error("corrupt", std::string("\x1f\x8b\x08\x00garbage", 11)), p + "corrupt: corrupt gzip data");
+    EXPECT_FALSE(read_recordings({p + "missing"}).ok());
+}
+
+TEST(Recording, WriteFailuresStopWithTheCause) {
+    auto full = Recorder::open({"/dev/full", OpenMode::overwrite, {}, 5}, header_at(1));
+    ASSERT_FALSE(full.ok());
+    EXPECT_EQ(full.error(), "recording to /dev/full stopped: No space left on device");
+    TempDir dir;
+    const std::string path = (dir / "r.rec").string();
+    auto recorder = Recorder::open({path, OpenMode::create, {}, 5}, header_at(1));
+    ASSERT_TRUE(recorder.ok());
+    std::filesystem::remove(path);
+    const auto written = recorder.value()->append(sample(1));
+    ASSERT_FALSE(written.ok());
+    EXPECT_EQ(written.error(), "recording to " + path + " stopped: the file was removed or replaced");
+    EXPECT_FALSE(recorder.value()->append(sample(2)).ok());  // stays stopped
+}
+
+TEST(ReplayTime, IsoLocalAndOffsets) {
+    ::setenv("TZ", "UTC", 1);
+    ::tzset();
+    const WallTime start = at(1796205600);  // 2026-12-02T10:00:00Z
+    EXPECT_EQ(parse_replay_time("+90s", start), start + std::chrono::seconds(90));
+    EXPECT_EQ(parse_replay_time("+5m", start), start + std::chrono::minutes(5));
+    EXPECT_EQ(parse_replay_time("+1h30m", start), start + std::chrono::minutes(90));
+    EXPECT_EQ(parse_replay_time("2026-12-02T10:00:05Z", start), start + std::chrono::seconds(5));
+    EXPECT_EQ(parse_replay_time("2026-12-02T18:00:00+08:00", start), start);
+    EXPECT_EQ(parse_replay_time("2026-12-02T10:00:00.5Z", start), start + std::chrono::milliseconds(500));
+    EXPECT_EQ(parse_replay_time("2026-12-02 10:01", start), start + std::chrono::minutes(1));  // local = UTC here
+    for (const char* bad : {"", "+", "+5", "+5x", "yesterday", "2026-12-02", "2026-12-02T25:00:00Z",
+                            "2026-12-02T10:00:00+8"})
+        EXPECT_FALSE(parse_replay_time(bad, start)) << bad;
+}
+
+TEST(ReplaySize, Units) {
+    EXPECT_EQ(parse_size("4096"), 4096u);
+    EXPECT_EQ(parse_size("500k"), 500u * 1024);
+    EXPECT_EQ(parse_size("64M"), 64u << 20);
+    EXPECT_EQ(parse_size("1GiB"), 1u << 30);
+    for (const char* bad : {"", "0", "M", "12x", "-1", "99999999999999999999G"}) EXPECT_FALSE(parse_size(bad)) << bad;
+}
