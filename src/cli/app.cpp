@@ -9,13 +9,18 @@
 #include "musatop/cli/one_shot.hpp"
 #include "musatop/cli/recording_commands.hpp"
 #include "musatop/cli/options.hpp"
+#include <signal.h>
+
 #include <cstdlib>
+#include <filesystem>
 
 #include "musatop/collection/demo/demo_source.hpp"
 #include "musatop/collection/local_source.hpp"
 #include "musatop/collection/procfs/process_enricher.hpp"
+#include "musatop/replay/recorder.hpp"
 #include "musatop/serve/serve_app.hpp"
 #include "musatop/tui/tui_app.hpp"
+#include "musatop/util/version.hpp"
 
 namespace musatop::cli {
 namespace {
@@ -34,6 +39,24 @@ std::string login_name() {
     return procfs::username_for_uid(::getuid());
 }
 
+// `--record FILE`: the recorder opens with the first snapshot (its host names the
+// header); a size limit (SIGXFSZ) then stops the recording, not the screen.
+std::function<std::optional<std::string>(const Snapshot&)> screen_recorder(const Options& options) {
+    auto recorder = std::make_shared<std::unique_ptr<replay::Recorder>>();
+    return [recorder, file = *options.record_file, interval = options.interval_seconds](
+               const Snapshot& snapshot) -> std::optional<std::string> {
+        if (!*recorder) {
+            ::signal(SIGXFSZ, SIG_IGN);
+            replay::Header header{kVersion, snapshot.host.hostname, interval, snapshot.sampled_at};
+            auto opened = replay::Recorder::open({file, replay::OpenMode::create, std::nullopt, 5}, header);
+            if (!opened.ok()) return opened.error();
+            *recorder = std::move(opened.value());
+        }
+        if (auto written = (*recorder)->append(snapshot); !written.ok()) return written.error();
+        return std::nullopt;
+    };
+}
+
 tui::TuiSettings tui_settings(const Options& options) {
     tui::TuiSettings settings;
     settings.interval = to_duration(Seconds(options.interval_seconds));
@@ -41,6 +64,10 @@ tui::TuiSettings tui_settings(const Options& options) {
     settings.ascii = options.ascii;
     settings.color = !options.no_color && !std::getenv("NO_COLOR");
     settings.login_name = login_name();
+    if (options.record_file) {
+        settings.on_snapshot = screen_recorder(options);
+        settings.badge = "REC " + *options.record_file;
+    }
     return settings;
 }
 
@@ -90,8 +117,17 @@ int run_program(const std::vector<std::string>& args, bool stdout_closed) {
             }
             return serve::run_serve(settings.value(), make_source(options));
         }
+        if (options.record_file && std::filesystem::exists(*options.record_file)) {
+            std::cerr << "musatop: " << *options.record_file
+                      << " exists; choose another file, or continue it with 'musatop record --append'\n";
+            return 1;
+        }
         auto source = make_source(options);
         const bool interactive = ::isatty(STDIN_FILENO) && ::isatty(STDOUT_FILENO);
+        if (options.record_file && !interactive) {
+            std::cerr << "musatop: --record records the screen, which needs a terminal; use 'musatop record FILE'\n";
+            return 2;
+        }
         if (options.once || options.json || !interactive) return run_one_shot(options, *source);
         return tui::run_tui(tui_settings(options), std::move(source));
     } catch (const std::exception& error) {

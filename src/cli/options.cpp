@@ -92,6 +92,8 @@ ParseResult parse_command_line(const std::vector<std::string>& args) {
     app.add_flag("--no-color", o.no_color, "Disable colours (TUI only; NO_COLOR also works)");
     app.add_flag("--demo", o.demo, "Show synthetic GPUs instead of querying mthreads-gmi");
     app.add_option("--gmi", o.gmi, "mthreads-gmi to run: a name looked up in PATH, or a path")->type_name("PATH");
+    app.add_option("--record", o.record_file, "Record to FILE while the screen runs (docs/recording.md)")
+        ->type_name("FILE");
     app.add_option("--timeout", timeout, "Time limit for each mthreads-gmi call, 0.1 to 60 s (default: 3)")
         ->type_name("SECONDS");
     ServeOptions serve_options;
@@ -160,6 +162,8 @@ ParseResult parse_command_line(const std::vector<std::string>& args) {
             throw UsageError{"argument --sort: invalid choice: '" + sort +
                              "' (choose from 'gpu_memory', 'cpu', 'rss', 'pid', 'user', 'gpu')"};
         o.filter.sort = *field;
+        if (o.record_file && (o.once || o.json || serve->parsed() || record->parsed() || replay->parsed()))
+            throw UsageError{"--record records the screen; 'musatop record FILE' records without one"};
         if (serve->parsed()) {
             if (o.once || o.json) throw UsageError{"serve: --once and --json do not apply to the agent"};
             const auto& pm = serve_options.process_metrics;

@@ -49,6 +49,7 @@ int run_record(const Options& options, Source& source) {
     action.sa_handler = on_stop;
     sigemptyset(&action.sa_mask);
     for (int s : {SIGINT, SIGTERM, SIGHUP}) ::sigaction(s, &action, nullptr);
+    ::signal(SIGXFSZ, SIG_IGN);  // a file size limit is a write error with a message, not a silent death
 
     // The first round names the host for the header; it is recorded too.
     Snapshot snapshot = source.collect(canceller.token());

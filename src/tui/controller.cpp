@@ -95,9 +95,9 @@ std::vector<std::optional<std::string>> trend_targets(const std::vector<Device>&
     return targets;
 }
 
-void show_message(UiState& state, std::string text, MonoTime now) {
+void show_message(UiState& state, std::string text, MonoTime now, std::chrono::steady_clock::duration shown_for) {
     state.message = std::move(text);
-    state.message_expires_at = now + kMessageDuration;
+    state.message_expires_at = now + shown_for;
 }
 
 void clamp_scroll(UiState& state, const ScreenContext& context) {

@@ -36,7 +36,11 @@ constexpr auto kSampleGrace = 250ms;
 class TuiLoop {
 public:
     TuiLoop(const TuiSettings& settings, Sampler& sampler, CursesTerminal& terminal)
-        : sampler_(sampler), terminal_(terminal), ascii_(settings.ascii || !locale_is_utf8()) {
+        : sampler_(sampler),
+          terminal_(terminal),
+          ascii_(settings.ascii || !locale_is_utf8()),
+          on_snapshot_(settings.on_snapshot),
+          badge_(settings.badge) {
         state_.filter = settings.filter;
         state_.login_name = settings.login_name;
     }
@@ -47,7 +51,10 @@ public:
             if (TerminalGuard::quit_requested()) return;
             const MonoTime now = monotonic_now();
             const bool new_data = sampler_.revision() != frame_.revision;
-            if (new_data) frame_ = sampler_.latest();
+            if (new_data) {
+                frame_ = sampler_.latest();
+                pass_on(now);
+            }
             if (new_data || dirty) rebuild_view(now);
             const bool message_shown = !state_.message.empty() && now < state_.message_expires_at;
             const std::int64_t second = whole_seconds(now);
@@ -106,6 +113,17 @@ private:
         }
     }
 
+    // `--record`: every new snapshot goes to the recorder; a failure ends the
+    // recording, not the screen.
+    void pass_on(MonoTime now) {
+        if (!on_snapshot_ || !frame_.snapshot) return;
+        if (const auto error = on_snapshot_(*frame_.snapshot)) {
+            on_snapshot_ = nullptr;
+            badge_.clear();
+            show_message(state_, *error, now, std::chrono::minutes(1));
+        }
+    }
+
     void rebuild_view(MonoTime now) {
         if (!frame_.snapshot) return;
         view_ = apply_view(*frame_.snapshot, effective_filter(state_));
@@ -128,6 +146,7 @@ private:
         input.now = now;
         input.ascii = ascii_;
         input.title = std::string("musatop ") + kVersion;
+        input.badge = badge_;
         const ScreenGeometry geometry = draw_screen(canvas, input);
         state_.device_offset = geometry.device_offset;
         state_.modal_scroll = geometry.modal_scroll;
@@ -153,6 +172,8 @@ private:
     Sampler& sampler_;
     CursesTerminal& terminal_;
     bool ascii_;
+    std::function<std::optional<std::string>(const Snapshot&)> on_snapshot_;
+    std::string badge_;
     UiState state_;
     Frame frame_;
     Snapshot view_;

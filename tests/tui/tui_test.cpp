@@ -422,3 +422,23 @@ TEST(TuiDemo, DemoShowsEverythingAndRefusesToSignal) {
     EXPECT_EQ(scenario.calls("query"), 0);
     quit_and_check_terminal(tui);
 }
+
+TEST(TuiRecord, RecordsWhileShowingAndStopsVisiblyWhenTheFileGoes) {
+    Scenario scenario;
+    eight_gpus(scenario);
+    const std::string file = (scenario.dir() / "screen.rec").string();
+    TmuxSession tui(scenario, {"--interval", "0.2", "--record", file}, 120, 34);
+    ASSERT_TRUE(tui.wait_for("REC " + file)) << tui.screen();
+    ASSERT_TRUE(tui.wait_for("Processes 12"));
+    ASSERT_TRUE(wait_for([&] {
+        const auto replayed = scenario.run({"replay", file, "--json", "--from", "+0s"});
+        return replayed.exit_code == 0 && std::count(replayed.out.begin(), replayed.out.end(), '\n') >= 3;
+    }));
+    std::filesystem::remove(file);  // as a cleaner or a full disk would take it away
+    ASSERT_TRUE(tui.wait_for("stopped: the file was removed or replaced")) << tui.screen();
+    EXPECT_TRUE(tui.wait_for_absent("REC "));
+    const auto calls = scenario.calls("query");
+    ASSERT_TRUE(wait_for([&] { return scenario.calls("query") > calls + 2; }));  // the screen goes on sampling
+    EXPECT_TRUE(has(tui.screen(), "Processes 12"));
+    quit_and_check_terminal(tui);
+}

@@ -52,6 +52,7 @@ struct Options {
     double timeout_seconds = 3.0;
     std::string gmi = "mthreads-gmi";
     ViewFilter filter;
+    std::optional<std::string> record_file;  // `--record FILE`: the screen records while it shows
     std::optional<ServeOptions> serve;    // set for `musatop serve`
     std::optional<RecordOptions> record;  // set for `musatop record`
     std::optional<ReplayOptions> replay;  // set for `musatop replay`

@@ -25,7 +25,8 @@ struct ScreenContext {
 
 inline constexpr std::chrono::seconds kMessageDuration{3};
 
-void show_message(UiState& state, std::string text, MonoTime now);
+void show_message(UiState& state, std::string text, MonoTime now,
+                  std::chrono::steady_clock::duration shown_for = kMessageDuration);
 
 Effect handle_key(UiState& state, const Key& key, const ScreenContext& context);
 

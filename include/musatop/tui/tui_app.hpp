@@ -2,7 +2,9 @@
 // terminal on every way out.
 #pragma once
 
+#include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "musatop/model/source.hpp"
@@ -18,6 +20,10 @@ struct TuiSettings {
     bool ascii = false;
     bool color = true;
     std::string login_name;  // for "my processes"
+    // Called with each new snapshot (`--record`); an error text stops the calls and
+    // is shown on the status line, the screen keeps running.
+    std::function<std::optional<std::string>(const Snapshot&)> on_snapshot;
+    std::string badge;  // shown after the title while on_snapshot runs ("REC day.rec")
 };
 
 int run_tui(const TuiSettings& settings, std::unique_ptr<Source> source);

@@ -12,8 +12,13 @@ std::string header_line(const ScreenInput& in, int width) {
     const Snapshot& s = *in.unfiltered;
     const std::string metrics = "CPU " + format_number(s.host.cpu_percent, "%") + " | RAM " +
                                 format_bytes(s.host.memory_used_bytes) + "/" + format_bytes(s.host.memory_total_bytes);
-    std::string title = in.title + (s.is_demo() ? " DEMO" : "");
-    if (display_width(title) + 3 + display_width(metrics) > width - 1) title = s.is_demo() ? "DEMO" : "musatop";
+    const std::string badge = in.badge.empty() ? "" : " " + sanitize(in.badge);
+    std::string title = in.title + (s.is_demo() ? " DEMO" : "") + badge;
+    if (display_width(title) + 3 + display_width(metrics) > width - 1) {
+        // Short form: the badge's first word ("REC") stays visible.
+        const std::string short_badge = in.badge.empty() ? "" : " " + in.badge.substr(0, in.badge.find(' '));
+        title = (s.is_demo() ? "DEMO" : "musatop") + short_badge;
+    }
     // The host metrics always survive; the hostname gets what is left.
     const int budget = width - 1 - display_width(title) - display_width(metrics) - 6;
     if (budget < 4) return title + " | " + metrics;

@@ -21,6 +21,7 @@ struct ScreenInput {
     MonoTime now{};               // for message expiry
     bool ascii = false;
     std::string title = "musatop";
+    std::string badge;  // after the title: "REC day.rec" while recording
 };
 
 // Geometry the key handler needs (page sizes) and what got drawn where.
