@@ -124,7 +124,7 @@ ParseResult parse_command_line(const std::vector<std::string>& args) {
         ->type_name("N");
     ReplayOptions replay_options;
     CLI::App* replay = app.add_subcommand(
-        "replay", "Print recorded snapshots with --json or --once (docs/recording.md)");
+        "replay", "Replay a recording on the screen, or print it with --json or --once (docs/recording.md)");
     replay->fallthrough();
     replay->add_option("FILE", replay_options.files, "Recordings, or one recording and its rotated set")
         ->required();
@@ -185,8 +185,6 @@ ParseResult parse_command_line(const std::vector<std::string>& args) {
             o.record = record_options;
         }
         if (replay->parsed()) {
-            if (!o.once && !o.json)
-                throw UsageError{"replay: give --json or --once (the replay screen is not built yet)"};
             if (replay_options.at && (replay_options.from || replay_options.to))
                 throw UsageError{"replay: --at excludes --from and --to"};
             if ((replay_options.from || replay_options.to) && !o.json)

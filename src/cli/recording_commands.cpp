@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <csignal>
+#include <cstdlib>
 #include <iostream>
 
 #include "musatop/model/view_filter.hpp"
@@ -12,8 +13,10 @@
 #include "musatop/output/json_output.hpp"
 #include "musatop/output/text_output.hpp"
 #include "musatop/replay/recorder.hpp"
+#include "musatop/replay/replay_player.hpp"
 #include "musatop/replay/replay_time.hpp"
 #include "musatop/util/cancel.hpp"
+#include "musatop/tui/tui_app.hpp"
 #include "musatop/util/version.hpp"
 
 namespace musatop::cli {
@@ -126,6 +129,16 @@ int run_replay(const Options& options) {
         // The snapshot in force at that time: the last one sampled at or before it.
         index = 0;
         while (index + 1 < snapshots.size() && snapshots[index + 1].sampled_at <= *at) ++index;
+    }
+    if (!options.json && !options.once && ::isatty(STDIN_FILENO) && ::isatty(STDOUT_FILENO)) {
+        replay::ReplayPlayer player(std::move(recording.value().snapshots), options.filter.gpu_indices);
+        player.start();
+        tui::TuiSettings settings;
+        settings.filter = options.filter;
+        settings.ascii = options.ascii;
+        settings.color = !options.no_color && !std::getenv("NO_COLOR");
+        if (o.at) player.control(ReplayCommand::jump, *o.at);
+        return tui::run_screen(settings, player);
     }
     const Snapshot view = apply_view(snapshots[index], options.filter);
     std::cout << (options.json ? render_json(view) : render_text(view)) << std::flush;

@@ -55,6 +55,30 @@ Effect handle_search_key(UiState& state, const Key& key) {
     }
 }
 
+Effect handle_time_key(UiState& state, const Key& key) {
+    switch (key.kind) {
+        case KeyKind::enter:
+            state.time_editing = false;
+            state.replay_command = ReplayCommand::jump;
+            state.replay_argument = state.time_draft;
+            return Effect::replay;
+        case KeyKind::escape: state.time_editing = false; return Effect::redraw;
+        case KeyKind::backspace:
+            if (!state.time_draft.empty()) state.time_draft.pop_back();
+            return Effect::redraw;
+        case KeyKind::character:
+            if (key.ch >= 0x20 && key.ch < 0x7F) state.time_draft.push_back(static_cast<char>(key.ch));
+            return Effect::redraw;
+        default: return Effect::none;
+    }
+}
+
+Effect replay(UiState& state, ReplayCommand command) {
+    state.replay_command = command;
+    state.replay_argument.clear();
+    return Effect::replay;
+}
+
 Effect handle_modal_key(UiState& state, const Key& key, const ScreenContext& context) {
     switch (key.kind) {
         case KeyKind::up: state.modal_scroll = std::max(0, state.modal_scroll - 1); return Effect::redraw;
@@ -129,9 +153,10 @@ Effect handle_key(UiState& state, const Key& key, const ScreenContext& context) 
     if (key.kind == KeyKind::resize) return Effect::redraw;
     if (key.kind == KeyKind::redraw) return Effect::redraw;
     if (state.search_editing) return handle_search_key(state, key);
+    if (state.time_editing) return handle_time_key(state, key);
     if (state.modal != Modal::none) return handle_modal_key(state, key, context);
 
-    switch (action_for(key)) {
+    switch (action_for(key, context.replay)) {
         case Action::none: return Effect::none;
         case Action::quit: return Effect::quit;
         case Action::redraw: return Effect::redraw;
@@ -151,6 +176,17 @@ Effect handle_key(UiState& state, const Key& key, const ScreenContext& context) 
             state.search_editing = true;
             state.search_draft = state.filter.search;
             break;
+        case Action::replay_pause: return replay(state, ReplayCommand::toggle_pause);
+        case Action::replay_back: return replay(state, ReplayCommand::step_back);
+        case Action::replay_forward: return replay(state, ReplayCommand::step_forward);
+        case Action::replay_slower: return replay(state, ReplayCommand::slower);
+        case Action::replay_faster: return replay(state, ReplayCommand::faster);
+        case Action::replay_start: return replay(state, ReplayCommand::to_start);
+        case Action::replay_end: return replay(state, ReplayCommand::to_end);
+        case Action::replay_jump:
+            state.time_editing = true;
+            state.time_draft.clear();
+            break;
         case Action::my_processes: state.current_user_only = !state.current_user_only; break;
         case Action::compact: state.compact = !state.compact; break;
         case Action::refresh:
@@ -169,6 +205,9 @@ Effect handle_key(UiState& state, const Key& key, const ScreenContext& context) 
                 show_message(state, "No process selected.", context.now);
             } else if (context.unfiltered && context.unfiltered->is_demo()) {
                 show_message(state, "Demo data: termination is disabled.", context.now);
+            } else if (context.unfiltered && context.unfiltered->replayed) {
+                show_message(state, "Replayed data: these are not live processes; termination is disabled.",
+                             context.now);
             } else if (!target_is_current(*p, context.unfiltered)) {
                 show_message(state, "Cannot terminate: stale or unverified process data.", context.now);
             } else {

@@ -23,6 +23,8 @@ std::optional<Key> map_key(int status, wint_t value) {
             case KEY_PPAGE: return Key{KeyKind::page_up};
             case KEY_NPAGE: return Key{KeyKind::page_down};
             case KEY_HOME: return Key{KeyKind::home};
+            case KEY_LEFT: return Key{KeyKind::left};
+            case KEY_RIGHT: return Key{KeyKind::right};
             case KEY_END: return Key{KeyKind::end};
             case KEY_ENTER: return Key{KeyKind::enter};
             case KEY_BACKSPACE: return Key{KeyKind::backspace};

@@ -8,9 +8,16 @@ constexpr Key kind(KeyKind k) { return Key{k, 0}; }
 
 // Footer order first (the footer reads left to right in this order), then the
 // keys that only the help dialog names.
-constexpr std::array<KeyEntry, 17> kTable = {{
+constexpr std::array<KeyEntry, 23> kTable = {{
     {"q", "q quit", true, "quit. Ctrl-C quits from any screen and never signals a process.",
      {{{ch('q'), Action::quit}, {ch('Q'), Action::quit}, {kind(KeyKind::interrupt), Action::quit}}}},
+    {"Space", "Space pause", true, "replay: pause or resume.", {{{ch(' '), Action::replay_pause}}}, Scope::replay},
+    {"Left / Right", "</> step", true, "replay: one sample back / forward.",
+     {{{kind(KeyKind::left), Action::replay_back}, {kind(KeyKind::right), Action::replay_forward}}}, Scope::replay},
+    {"[ / ]", "[/] speed", false, "replay: slower / faster, 0.25x to 64x.",
+     {{{ch('['), Action::replay_slower}, {ch(']'), Action::replay_faster}}}, Scope::replay},
+    {"t", "t time", true, "replay: jump to a time (2026-12-02T03:15:00Z, local 2026-12-02 03:15, or +90s).",
+     {{{ch('t'), Action::replay_jump}}}, Scope::replay},
     {"?", "? help", true, "this help.", {{{ch('?'), Action::help}}}},
     {"g / G", "g/G GPU", true, "show the trend of the next / previous GPU, or ALL; the selection is unaffected.",
      {{{ch('g'), Action::trend_next}, {ch('G'), Action::trend_previous}}}},
@@ -21,9 +28,12 @@ constexpr std::array<KeyEntry, 17> kTable = {{
     {"/", "/ find", true, "search PIDs, GPU indices, users and commands; Enter applies, Esc cancels.",
      {{{ch('/'), Action::search}}}},
     {"r / F5", "r refresh", false, "sample now.",
-     {{{ch('r'), Action::refresh}, {ch('R'), Action::refresh}, {kind(KeyKind::refresh), Action::refresh}}}},
+     {{{ch('r'), Action::refresh}, {ch('R'), Action::refresh}, {kind(KeyKind::refresh), Action::refresh}}},
+     Scope::live},
     {"k", "k term", true, "send SIGTERM to the selected process after confirming with y.",
-     {{{ch('k'), Action::terminate}}}},
+     {{{ch('k'), Action::terminate}}}, Scope::live},
+    {"k", "", false, "replay: refused; recorded processes are not live ones.", {{{ch('k'), Action::terminate}}},
+     Scope::replay},
     {"Enter", "Enter info", true, "details of the selected process, with its complete command line.",
      {{{kind(KeyKind::enter), Action::details}}}},
     {"Up / Down / Tab / Shift-Tab", "", false, "move the process selection.",
@@ -32,7 +42,9 @@ constexpr std::array<KeyEntry, 17> kTable = {{
        {kind(KeyKind::down), Action::select_next},
        {kind(KeyKind::tab), Action::select_next}}}},
     {"Home / End", "", false, "first / last process.",
-     {{{kind(KeyKind::home), Action::select_first}, {kind(KeyKind::end), Action::select_last}}}},
+     {{{kind(KeyKind::home), Action::select_first}, {kind(KeyKind::end), Action::select_last}}}, Scope::live},
+    {"Home / End", "", false, "replay: start / end of the recording.",
+     {{{kind(KeyKind::home), Action::replay_start}, {kind(KeyKind::end), Action::replay_end}}}, Scope::replay},
     {"PgUp / PgDn", "", false, "page through GPUs when they do not all fit.",
      {{{kind(KeyKind::page_up), Action::gpus_page_up}, {kind(KeyKind::page_down), Action::gpus_page_down}}}},
     {"u", "", false, "only my processes (again: everybody's).", {{{ch('u'), Action::my_processes}}}},
@@ -42,23 +54,29 @@ constexpr std::array<KeyEntry, 17> kTable = {{
     {"y", "", false, "in the SIGTERM dialog only: confirm. The target is checked again first.", {}},
 }};
 
+bool in_scope(const KeyEntry& entry, bool replay) {
+    return entry.scope == Scope::any || (entry.scope == Scope::replay) == replay;
+}
+
 }  // namespace
 
 std::span<const KeyEntry> key_table() { return kTable; }
 
-Action action_for(const Key& key) {
-    for (const auto& entry : kTable)
+Action action_for(const Key& key, bool replay) {
+    for (const auto& entry : kTable) {
+        if (!in_scope(entry, replay)) continue;
         for (const auto& binding : entry.bindings)
             if (binding.action != Action::none && binding.key.kind == key.kind &&
                 (key.kind != KeyKind::character || binding.key.ch == key.ch))
                 return binding.action;
+    }
     return Action::none;
 }
 
-std::string footer_text(bool wide) {
+std::string footer_text(bool wide, bool replay) {
     std::string footer;
     for (const auto& entry : kTable) {
-        if (entry.hint.empty() || (!wide && !entry.in_short_footer)) continue;
+        if (entry.hint.empty() || (!wide && !entry.in_short_footer) || !in_scope(entry, replay)) continue;
         if (!footer.empty()) footer += ' ';
         footer += entry.hint;
     }

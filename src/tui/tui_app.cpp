@@ -35,8 +35,8 @@ constexpr auto kSampleGrace = 250ms;
 // for the trends, a key, a resize, or a message that expired.
 class TuiLoop {
 public:
-    TuiLoop(const TuiSettings& settings, Sampler& sampler, CursesTerminal& terminal)
-        : sampler_(sampler),
+    TuiLoop(const TuiSettings& settings, FrameFeed& feed, CursesTerminal& terminal)
+        : sampler_(feed),
           terminal_(terminal),
           ascii_(settings.ascii || !locale_is_utf8()),
           on_snapshot_(settings.on_snapshot),
@@ -77,6 +77,9 @@ public:
                 case Effect::quit: return;
                 case Effect::refresh: sampler_.request_refresh(); break;
                 case Effect::confirm_termination: confirm_termination(); break;
+                case Effect::replay:
+                    show_message(state_, sampler_.control(state_.replay_command, state_.replay_argument), context_.now);
+                    break;
                 case Effect::none:
                 case Effect::redraw: break;
             }
@@ -93,8 +96,8 @@ private:
     // Only when samples stop (a hung GMI) does the timer move the trends alone.
     MonoTime next_change(MonoTime now) const {
         MonoTime next = next_whole_second(now);
-        if (sampler_.settings().interval <= 1s && frame_.snapshot) {
-            const MonoTime due = frame_.completed_at + sampler_.settings().interval + kSampleGrace;
+        if (sampler_.interval() <= 1s && frame_.snapshot && !sampler_.is_replay()) {
+            const MonoTime due = frame_.completed_at + sampler_.interval() + kSampleGrace;
             if (due > now) next = next_whole_second(due);
         }
         if (!state_.message.empty() && now < state_.message_expires_at) next = std::min(next, state_.message_expires_at);
@@ -131,6 +134,7 @@ private:
         context_.processes = view_.processes;
         context_.devices = view_.devices;
         context_.now = now;
+        context_.replay = sampler_.is_replay();
         on_new_data(state_, context_);
         clamp_scroll(state_, context_);
     }
@@ -142,11 +146,12 @@ private:
         input.view = frame_.snapshot ? &view_ : nullptr;
         input.history = frame_.history.get();
         input.state = &state_;
-        input.now_second = second;
+        input.now_second = sampler_.trend_second(now);
         input.now = now;
         input.ascii = ascii_;
         input.title = std::string("musatop ") + kVersion;
-        input.badge = badge_;
+        input.badge = badge_.empty() ? sampler_.status_badge() : badge_;
+        input.replay = sampler_.is_replay();
         const ScreenGeometry geometry = draw_screen(canvas, input);
         state_.device_offset = geometry.device_offset;
         state_.modal_scroll = geometry.modal_scroll;
@@ -169,7 +174,7 @@ private:
         sampler_.request_refresh();
     }
 
-    Sampler& sampler_;
+    FrameFeed& sampler_;  // the live sampler or a replay
     CursesTerminal& terminal_;
     bool ascii_;
     std::function<std::optional<std::string>(const Snapshot&)> on_snapshot_;
@@ -186,14 +191,8 @@ private:
 
 }  // namespace
 
-int run_tui(const TuiSettings& settings, std::unique_ptr<Source> source) {
+int run_screen(const TuiSettings& settings, FrameFeed& feed) {
     std::setlocale(LC_CTYPE, "");
-    SamplerSettings sampler_settings;
-    sampler_settings.interval = settings.interval;
-    sampler_settings.aggregate_indices = settings.filter.gpu_indices;
-    Sampler sampler(std::move(source), sampler_settings);
-    sampler.start();
-
     std::string failure;
     int signal_received = 0;
     {
@@ -203,14 +202,13 @@ int run_tui(const TuiSettings& settings, std::unique_ptr<Source> source) {
             failure = terminal.error();
         } else {
             try {
-                TuiLoop(settings, sampler, *terminal.value()).run();
+                TuiLoop(settings, feed, *terminal.value()).run();
             } catch (const std::exception& error) {
                 failure = std::string("internal error in the UI: ") + error.what();
             }
         }
         signal_received = TerminalGuard::quit_signal();
     }  // terminal restored here, before anything is printed
-    sampler.stop();
     if (!failure.empty()) {
         std::cerr << "musatop: " << failure << "\n";
         return 1;
@@ -218,6 +216,17 @@ int run_tui(const TuiSettings& settings, std::unique_ptr<Source> source) {
     // Ctrl-C is the quit key; SIGTERM, SIGHUP and SIGQUIT end the program the usual way.
     const bool by_signal = signal_received == SIGTERM || signal_received == SIGHUP || signal_received == SIGQUIT;
     return by_signal ? 128 + signal_received : 0;
+}
+
+int run_tui(const TuiSettings& settings, std::unique_ptr<Source> source) {
+    SamplerSettings sampler_settings;
+    sampler_settings.interval = settings.interval;
+    sampler_settings.aggregate_indices = settings.filter.gpu_indices;
+    Sampler sampler(std::move(source), sampler_settings);
+    sampler.start();
+    const int status = run_screen(settings, sampler);
+    sampler.stop();  // after the terminal is restored: a hung GMI is killed, never waited for
+    return status;
 }
 
 }  // namespace musatop::tui

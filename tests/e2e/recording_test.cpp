@@ -87,7 +87,9 @@ TEST(RecordCommand, OverwriteAppendAndBadFlags) {
     EXPECT_GT(json_lines(scenario.run({"replay", file, "--json", "--from", "+0s"}).out).size(), before);
     EXPECT_EQ(scenario.run({"record", file, "--append", "--force"}).exit_code, 2);
     EXPECT_EQ(scenario.run({"record", file, "--max-size", "lots"}).exit_code, 2);
-    EXPECT_EQ(scenario.run({"replay", file}).exit_code, 2);  // the replay screen: not yet
+    const auto no_terminal = scenario.run({"replay", file});  // no screen without a terminal: the text
+    EXPECT_EQ(no_terminal.exit_code, 0);
+    EXPECT_EQ(no_terminal.out.rfind("musatop | ", 0), 0u);
     EXPECT_EQ(scenario.run({"replay", file, "--json", "--at", "yesterday"}).exit_code, 2);
     scenario.set("plain.txt", "hello");
     const auto not_gzip = scenario.run({"replay", (scenario.dir() / "plain.txt").string(), "--json"});
@@ -115,4 +117,16 @@ TEST(RecordCommand, SigtermEndsAndKillNineLosesNothingWritten) {
         EXPECT_GE(json_lines(replayed.out).size() + 1, static_cast<std::size_t>(recorded_rounds)) << signal;
         EXPECT_EQ(replayed.err.find("incomplete"), std::string::npos) << replayed.err;
     }
+}
+
+TEST(RecordCommand, AFileSizeLimitIsAWriteErrorNotASilentDeath) {
+    Scenario scenario;
+    changing(scenario);
+    const std::string file = (scenario.dir() / "r.rec").string();
+    const auto run = run_child({"/usr/bin/prlimit", "--fsize=4096", MUSATOP_BINARY, "record", file, "--interval", "0.05"},
+                               env_of(scenario), 30s);
+    EXPECT_EQ(run.exit_code, 1) << run.err;
+    EXPECT_NE(run.err.find("musatop record: recording to " + file + " stopped: File too large"), std::string::npos)
+        << run.err;
+    EXPECT_EQ(scenario.run({"replay", file, "--json"}).exit_code, 0);  // what was written replays
 }

@@ -27,11 +27,12 @@ std::string unique_socket() {
 }  // namespace
 
 TmuxSession::TmuxSession(const Scenario& scenario, const std::vector<std::string>& args, int width, int height,
-                         const std::vector<std::string>& env)
+                         const std::vector<std::string>& env, const std::vector<std::string>& launcher)
     : scenario_(scenario), socket_(unique_socket()) {
     const auto dir = scenario.dir();
     std::string command = "stty -g > " + shell_quote((dir / "stty.before").string()) + "; env";
     for (const auto& entry : env) command += " " + shell_quote(entry);
+    for (const auto& word : launcher) command += " " + shell_quote(word);
     command += " " + shell_quote(MUSATOP_BINARY);
     for (const auto& arg : args) command += " " + shell_quote(arg);
     command += " 2> " + shell_quote((dir / "stderr").string()) + "; echo $? > " +

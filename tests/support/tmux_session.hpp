@@ -13,8 +13,10 @@ class TmuxSession {
 public:
     // Starts `musatop args...` in a width x height window, with the scenario's PATH
     // and fake GMI. The wrapper records `stty -g` before and after, and the exit code.
+    // `launcher` goes before the binary (e.g. {"/usr/bin/prlimit", "--fsize=8192"}).
     TmuxSession(const Scenario& scenario, const std::vector<std::string>& args, int width, int height,
-                const std::vector<std::string>& env = {"TERM=screen-256color"});
+                const std::vector<std::string>& env = {"TERM=screen-256color"},
+                const std::vector<std::string>& launcher = {});
     TmuxSession(const TmuxSession&) = delete;
     TmuxSession& operator=(const TmuxSession&) = delete;
     ~TmuxSession();

@@ -442,3 +442,63 @@ TEST(TuiRecord, RecordsWhileShowingAndStopsVisiblyWhenTheFileGoes) {
     EXPECT_TRUE(has(tui.screen(), "Processes 12"));
     quit_and_check_terminal(tui);
 }
+
+TEST(TuiReplay, KeysMoveThroughTheRecordingAndNothingCanBeSignalled) {
+    Scenario scenario;
+    scenario.set("query.out.1", gmi_device_json(1, "11%"));
+    scenario.set("query.out.2", gmi_device_json(2, "52%"));
+    scenario.set("query.out.3", gmi_device_json(3, "93%"));
+    scenario.set("query.cycle", "3");
+    scenario.set("summary.out", gmi_process_table({{0, 4000001, "python train.py", 100}}));
+    const std::string file = (scenario.dir() / "r.rec").string();
+    ASSERT_EQ(scenario.run({"record", file, "--interval", "0.1", "--duration", "0.55"}, 20s).exit_code, 0);
+    const auto lines = scenario.run({"replay", file, "--json", "--from", "+0s"}).out;
+    const auto count = std::count(lines.begin(), lines.end(), '\n');
+    ASSERT_GE(count, 3);
+    const std::string of = "/" + std::to_string(count);
+    TmuxSession tui(scenario, {"replay", file}, 120, 34);
+    ASSERT_TRUE(tui.wait_for("REPLAY")) << tui.screen();
+    tui.keys({"Space"});
+    ASSERT_TRUE(tui.wait_for("PAUSED")) << tui.screen();
+    tui.keys({"Home"});
+    ASSERT_TRUE(tui.wait_for(" 1" + of)) << tui.screen();
+    EXPECT_TRUE(has(tui.screen(), "11%"));
+    EXPECT_FALSE(has(tui.screen(), "52%"));
+    tui.keys({"Right"});
+    ASSERT_TRUE(tui.wait_for(" 2" + of)) << tui.screen();
+    ASSERT_TRUE(tui.wait_for("52%"));
+    tui.keys({"Right"});
+    ASSERT_TRUE(tui.wait_for("93%")) << tui.screen();
+    tui.keys({"Left", "Left"});
+    ASSERT_TRUE(tui.wait_for(" 1" + of)) << tui.screen();
+    tui.keys({"End"});
+    ASSERT_TRUE(tui.wait_for(" " + std::to_string(count) + of)) << tui.screen();
+    tui.type("t");
+    ASSERT_TRUE(tui.wait_for("Jump to:"));
+    tui.type("+0s");
+    tui.keys({"Enter"});
+    ASSERT_TRUE(tui.wait_for(" 1" + of)) << tui.screen();
+    tui.keys({"]", "]"});
+    ASSERT_TRUE(tui.wait_for("Speed 4x.")) << tui.screen();
+    tui.keys({"k"});
+    ASSERT_TRUE(tui.wait_for("Replayed data: these are not live processes; termination is disabled."))
+        << tui.screen();
+    quit_and_check_terminal(tui);
+}
+
+TEST(TuiRecord, AFullDiskStopsTheRecordingNotTheScreen) {
+    Scenario scenario;
+    eight_gpus(scenario);
+    const std::string file = (scenario.dir() / "full.rec").string();
+    // A file size limit of 8 KiB plays the full disk: write() fails with EFBIG.
+    TmuxSession tui(scenario, {"--interval", "0.05", "--record", file}, 120, 34, {"TERM=screen-256color"},
+                    {"/usr/bin/prlimit", "--fsize=8192"});
+    ASSERT_TRUE(tui.wait_for("REC " + file)) << tui.screen();
+    ASSERT_TRUE(tui.wait_for("recording to " + file + " stopped: File too large", 30s)) << tui.screen();
+    EXPECT_TRUE(tui.wait_for_absent("REC "));
+    const auto calls = scenario.calls("query");
+    ASSERT_TRUE(wait_for([&] { return scenario.calls("query") > calls + 2; }));  // still sampling, still drawing
+    quit_and_check_terminal(tui);
+    const auto replayed = scenario.run({"replay", file, "--json"});  // what was written stays readable
+    EXPECT_EQ(replayed.exit_code, 0) << replayed.err;
+}

@@ -4,6 +4,7 @@
 
 #include <map>
 #include <set>
+#include <tuple>
 
 #include "musatop/tui/controller.hpp"
 #include "musatop/tui/dialogs/modal.hpp"
@@ -13,17 +14,23 @@ using namespace musatop;
 using namespace musatop::tui;
 
 TEST(KeyTable, EveryBoundKeyHasOneActionAndEveryEntryIsDocumented) {
-    std::set<std::pair<int, char32_t>> seen;
+    std::set<std::tuple<bool, int, char32_t>> seen;  // (replay, key): one action each
     for (const auto& entry : key_table()) {
         EXPECT_FALSE(entry.keys.empty());
         EXPECT_FALSE(entry.help.empty()) << entry.keys;
         for (const auto& binding : entry.bindings) {
             if (binding.action == Action::none) continue;
-            EXPECT_TRUE(seen.insert({static_cast<int>(binding.key.kind), binding.key.ch}).second)
-                << "bound twice: " << entry.keys;
-            EXPECT_EQ(action_for(binding.key), binding.action) << entry.keys;
+            for (bool replay : {false, true}) {
+                const bool applies = entry.scope == Scope::any || (entry.scope == Scope::replay) == replay;
+                if (!applies) continue;
+                EXPECT_TRUE(seen.insert({replay, static_cast<int>(binding.key.kind), binding.key.ch}).second)
+                    << "bound twice: " << entry.keys;
+                EXPECT_EQ(action_for(binding.key, replay), binding.action) << entry.keys;
+            }
         }
     }
+    EXPECT_EQ(action_for(Key::character(' ')), Action::none);  // replay keys do nothing live
+    EXPECT_EQ(action_for(Key{KeyKind::home, 0}, true), Action::replay_start);
     EXPECT_EQ(action_for(Key::character('x')), Action::none);
 }
 
@@ -33,15 +40,19 @@ TEST(KeyTable, FooterHintsNameKeysThatWork) {
                                               {"g/G", Key::character('g')},  {"h", Key::character('h')},
                                               {"s/S", Key::character('s')},  {"/", Key::character('/')},
                                               {"r", Key::character('r')},    {"k", Key::character('k')},
-                                              {"Enter", Key{KeyKind::enter, 0}}};
+                                              {"Enter", Key{KeyKind::enter, 0}},
+                                              {"Space", Key::character(' ')},  {"</>", Key{KeyKind::left, 0}},
+                                              {"[/]", Key::character('[')},    {"t", Key::character('t')}};
     for (const auto& entry : key_table()) {
         if (entry.hint.empty()) continue;
         const std::string first(entry.hint.substr(0, entry.hint.find(' ')));
         ASSERT_TRUE(named.count(first)) << entry.hint;
-        EXPECT_NE(action_for(named.at(first)), Action::none) << entry.hint;
+        EXPECT_NE(action_for(named.at(first), entry.scope == Scope::replay), Action::none) << entry.hint;
     }
     EXPECT_EQ(footer_text(true), "q quit ? help g/G GPU h trend s/S sort / find r refresh k term Enter info");
     EXPECT_EQ(footer_text(false), "q quit ? help g/G GPU h trend / find k term Enter info");
+    EXPECT_EQ(footer_text(true, true),
+              "q quit Space pause </> step [/] speed t time ? help g/G GPU h trend s/S sort / find Enter info");
 }
 
 TEST(KeyTable, HelpDialogListsEveryEntry) {
@@ -74,7 +85,8 @@ TEST(KeyTable, EveryActionChangesSomethingOrHasAnEffect) {
     context.devices = snapshot.devices;
     context.process_page_size = 1;
     context.device_page_size = 1;
-    for (const auto& entry : key_table())
+    for (const auto& entry : key_table()) {
+        context.replay = entry.scope == Scope::replay;
         for (const auto& binding : entry.bindings) {
             if (binding.action == Action::none) continue;
             UiState state;
@@ -82,17 +94,19 @@ TEST(KeyTable, EveryActionChangesSomethingOrHasAnEffect) {
             state.device_offset = 1;
             const UiState before = state;
             const Effect effect = handle_key(state, binding.key, context);
-            const bool changed = state.selection != before.selection || state.device_offset != before.device_offset ||
+            bool changed = state.selection != before.selection || state.device_offset != before.device_offset ||
                                  state.modal != before.modal || state.search_editing != before.search_editing ||
                                  state.filter.sort != before.filter.sort ||
                                  state.filter.reverse != before.filter.reverse ||
                                  state.current_user_only != before.current_user_only ||
                                  state.compact != before.compact || state.trends_visible != before.trends_visible ||
                                  state.trend_target != before.trend_target || !state.message.empty();
+            changed = changed || state.time_editing || effect == Effect::replay;
             EXPECT_TRUE(changed || effect == Effect::quit || effect == Effect::refresh || effect == Effect::redraw)
                 << entry.keys;
             if (binding.action != Action::redraw) {
                 EXPECT_TRUE(changed || effect == Effect::quit) << entry.keys;
             }
         }
+    }
 }

@@ -66,8 +66,8 @@ History reference_history(const Snapshot& s) {
     return h;
 }
 
-struct Frame {
-    explicit Frame(Snapshot snapshot) : unfiltered(std::move(snapshot)) {}
+struct ScreenFrame {
+    explicit ScreenFrame(Snapshot snapshot) : unfiltered(std::move(snapshot)) {}
     Snapshot unfiltered;
     Snapshot view;
     History history;
@@ -76,7 +76,7 @@ struct Frame {
     ScreenGeometry geometry;
 };
 
-void draw(Frame& f, int width, int height) {
+void draw(ScreenFrame& f, int width, int height) {
     f.view = apply_view(f.unfiltered, effective_filter(f.state));
     f.canvas = Canvas(width, height);
     ScreenInput in;
@@ -90,14 +90,14 @@ void draw(Frame& f, int width, int height) {
     f.geometry = draw_screen(f.canvas, in);
 }
 
-Frame reference_frame(int width, int height) {
-    Frame f(reference_snapshot());
+ScreenFrame reference_frame(int width, int height) {
+    ScreenFrame f(reference_snapshot());
     f.history = reference_history(f.unfiltered);
     draw(f, width, height);
     return f;
 }
 
-ScreenContext context_of(const Frame& f) {
+ScreenContext context_of(const ScreenFrame& f) {
     ScreenContext c;
     c.unfiltered = &f.unfiltered;
     c.processes = f.view.processes;
@@ -131,7 +131,7 @@ TEST(Layout, SizeRules) {
 }
 
 TEST(Screen, Reference80x24) {
-    const Frame f = reference_frame(80, 24);
+    const ScreenFrame f = reference_frame(80, 24);
     const Canvas& c = f.canvas;
     EXPECT_EQ(c.row_text(0), "musatop 0.2.1 | test-host | CPU 30% | RAM 1.0GiB/8.0GiB");
     EXPECT_EQ(c.row_text(1), "Driver test-driver  GMI test-gmi  MUSA test-musa");
@@ -161,7 +161,7 @@ TEST(Screen, Reference80x24) {
 }
 
 TEST(Screen, Reference60x18) {
-    const Frame f = reference_frame(60, 18);
+    const ScreenFrame f = reference_frame(60, 18);
     EXPECT_EQ(f.canvas.row_text(3), "GPU UTIL        VRAM             USED/TOTAL TEMP   POWER W");
     EXPECT_EQ(f.canvas.row_text(6), "┌ Trend ALL 8 VRAM Now 2% 100% ───────────────────────────┐");
     // 57 cells = 114 samples: the oldest second lands in sample column 1.
@@ -173,7 +173,7 @@ TEST(Screen, Reference60x18) {
 }
 
 TEST(Screen, StaleAndUnknownValues) {
-    Frame f = reference_frame(80, 24);
+    ScreenFrame f = reference_frame(80, 24);
     f.unfiltered.devices_stale = true;
     f.unfiltered.devices[0].gpu_utilization_percent.reset();
     f.unfiltered.devices[0].memory_total_bytes = 0;
@@ -196,7 +196,7 @@ TEST(Screen, StaleAndUnknownValues) {
 }
 
 TEST(Screen, EmptyAndUnavailable) {
-    Frame f{Snapshot{}};
+    ScreenFrame f{Snapshot{}};
     f.unfiltered.devices_stale = f.unfiltered.processes_stale = true;
     draw(f, 80, 24);
     EXPECT_EQ(f.canvas.row_text(0), "musatop 0.2.1 | N/A | CPU N/A | RAM N/A/N/A");
@@ -210,7 +210,7 @@ TEST(Screen, EmptyAndUnavailable) {
 }
 
 TEST(Screen, LongHostnameNeverHidesHostMetrics) {
-    Frame f = reference_frame(60, 24);
+    ScreenFrame f = reference_frame(60, 24);
     f.unfiltered.host.hostname = "worker33083-very-long-hostname-that-does-not-fit.example.com";
     f.unfiltered.host.cpu_percent = 100;
     f.unfiltered.host.memory_used_bytes = 500LL << 30;
@@ -225,7 +225,7 @@ TEST(Screen, MixedMemoryUnitsNeverMoveThePercentColumns) {
     for (int width : {60, 79, 80, 140}) {
         std::vector<std::size_t> positions;
         for (long mib : {0L, 1L, 900L, 1023L, 1024L, 81920L}) {
-            Frame f = reference_frame(width, 24);
+            ScreenFrame f = reference_frame(width, 24);
             f.unfiltered.devices[0].memory_used_bytes = mib << 20;
             draw(f, width, 24);
             const std::string row = f.canvas.row_text(4);
@@ -237,7 +237,7 @@ TEST(Screen, MixedMemoryUnitsNeverMoveThePercentColumns) {
 }
 
 TEST(Controller, SelectionFollowsItsProcessAcrossUpdates) {
-    Frame f = reference_frame(80, 24);
+    ScreenFrame f = reference_frame(80, 24);
     auto context = context_of(f);
     handle_key(f.state, Key{KeyKind::down}, context);
     EXPECT_EQ(f.state.selection, 1);
@@ -252,7 +252,7 @@ TEST(Controller, SelectionFollowsItsProcessAcrossUpdates) {
 }
 
 TEST(Controller, TrendTargetCyclesAndFallsBackToAll) {
-    Frame f = reference_frame(80, 24);
+    ScreenFrame f = reference_frame(80, 24);
     auto context = context_of(f);
     handle_key(f.state, Key::character('G'), context);
     EXPECT_EQ(f.state.trend_target, "uuid:uuid-7");
@@ -268,7 +268,7 @@ TEST(Controller, TrendTargetCyclesAndFallsBackToAll) {
 }
 
 TEST(Controller, SearchEditing) {
-    Frame f = reference_frame(80, 24);
+    ScreenFrame f = reference_frame(80, 24);
     const auto context = context_of(f);
     handle_key(f.state, Key::character('/'), context);
     for (char c : std::string("workload_9x")) handle_key(f.state, Key::character(c), context);
@@ -287,7 +287,7 @@ TEST(Controller, SearchEditing) {
 }
 
 TEST(Controller, TerminationDialogKeepsItsTargetAndDefaultsToNo) {
-    Frame f = reference_frame(80, 24);
+    ScreenFrame f = reference_frame(80, 24);
     auto context = context_of(f);
     handle_key(f.state, Key::character('k'), context);
     ASSERT_EQ(f.state.modal, Modal::confirm);
@@ -304,7 +304,7 @@ TEST(Controller, TerminationDialogKeepsItsTargetAndDefaultsToNo) {
 
 TEST(Controller, DialogClosesWhenTheTargetChanges) {
     for (int mutation = 0; mutation < 5; ++mutation) {
-        Frame f = reference_frame(80, 24);
+        ScreenFrame f = reference_frame(80, 24);
         auto context = context_of(f);
         handle_key(f.state, Key::character('k'), context);
         ASSERT_EQ(f.state.modal, Modal::confirm);
@@ -325,7 +325,7 @@ TEST(Controller, DialogClosesWhenTheTargetChanges) {
 }
 
 TEST(Controller, UnverifiedProcessCannotOpenTheDialog) {
-    Frame f = reference_frame(80, 24);
+    ScreenFrame f = reference_frame(80, 24);
     f.unfiltered.processes[0].status = ProcessStatus::access_denied;
     draw(f, 80, 24);
     auto context = context_of(f);

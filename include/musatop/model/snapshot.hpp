@@ -104,6 +104,9 @@ struct Snapshot {
     // own, where GMI's host PIDs name other processes); null otherwise.
     std::optional<std::string> processes_unverified_reason;
     CollectDurations collect_durations;
+    // Read back from a recording: history, not live processes (never signalled;
+    // not part of the JSON output).
+    bool replayed = false;
 
     bool is_demo() const { return device_source == DeviceSource::demo; }
     bool any_stale() const { return devices_stale || processes_stale; }

@@ -16,6 +16,7 @@
 #include <thread>
 
 #include "musatop/model/history.hpp"
+#include "musatop/sampler/frame_feed.hpp"
 #include "musatop/model/snapshot.hpp"
 #include "musatop/model/source.hpp"
 #include "musatop/util/cancel.hpp"
@@ -24,21 +25,6 @@
 
 namespace musatop {
 
-// Rounds since the sampler started, and how many of them failed per source.
-struct RoundCounts {
-    std::uint64_t rounds = 0;
-    std::uint64_t device_failures = 0;
-    std::uint64_t process_failures = 0;
-};
-
-struct Frame {
-    std::shared_ptr<const Snapshot> snapshot;
-    std::shared_ptr<const History> history;
-    std::uint64_t revision = 0;
-    MonoTime completed_at{};  // when the round ended (history is recorded at this time)
-    RoundCounts counts;
-};
-
 struct SamplerSettings {
     std::chrono::steady_clock::duration interval = std::chrono::seconds(1);
     std::optional<std::set<std::int64_t>> aggregate_indices;
@@ -46,7 +32,7 @@ struct SamplerSettings {
     std::function<MonoTime()> clock;
 };
 
-class Sampler {
+class Sampler final : public FrameFeed {
 public:
     static constexpr std::size_t kRingSize = 8;
 
@@ -59,15 +45,16 @@ public:
     // Returns promptly even mid-collection: running GMI calls are cancelled.
     void stop();
     // Wakes the sampler now; a round already running is never duplicated.
-    void request_refresh();
+    void request_refresh() override;
 
     // Readable after each publication (an eventfd), so a reader can sleep in poll()
     // instead of checking the revision on a timer.
-    int publication_fd() const { return published_fd_.get(); }
+    int publication_fd() const override { return published_fd_.get(); }
     const SamplerSettings& settings() const { return settings_; }
 
-    Frame latest() const;
-    std::uint64_t revision() const { return revision_.load(std::memory_order_acquire); }
+    Frame latest() const override;
+    std::uint64_t revision() const override { return revision_.load(std::memory_order_acquire); }
+    std::chrono::steady_clock::duration interval() const override { return settings_.interval; }
     // Recent frames, newest first (at most kRingSize); only the newest has a history.
     std::vector<Frame> recent() const;
 

@@ -10,7 +10,8 @@
 
 namespace musatop::tui {
 
-enum class Effect { none, quit, refresh, confirm_termination, redraw };
+// replay: state.replay_command (and replay_argument) is for the feed.
+enum class Effect { none, quit, refresh, confirm_termination, redraw, replay };
 
 // What the key handler needs to know about the screen it acts on.
 struct ScreenContext {
@@ -20,6 +21,7 @@ struct ScreenContext {
     int process_page_size = 1;
     int device_page_size = 1;
     int help_line_count = 0;
+    bool replay = false;  // the keys of a replay apply
     MonoTime now{};  // for message expiry
 };
 

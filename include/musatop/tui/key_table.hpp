@@ -17,8 +17,12 @@ namespace musatop::tui {
 enum class Action {
     none, quit, help, select_previous, select_next, select_first, select_last, gpus_page_up, gpus_page_down,
     trend_next, trend_previous, toggle_trends, sort_next, sort_reverse, search, my_processes, compact, refresh,
-    details, terminate, redraw
+    details, terminate, redraw, replay_pause, replay_back, replay_forward, replay_slower, replay_faster,
+    replay_start, replay_end, replay_jump
 };
+
+// Where a key works: always, on live data only, or in a replay only.
+enum class Scope { any, live, replay };
 
 struct Binding {
     Key key;
@@ -31,15 +35,16 @@ struct KeyEntry {
     bool in_short_footer = false;  // kept when the footer is short (narrow screens)
     std::string_view help;  // what the keys do, for the help dialog
     std::array<Binding, 4> bindings{};  // unused slots have Action::none
+    Scope scope = Scope::any;
 };
 
 std::span<const KeyEntry> key_table();
 
 // The action bound to `key` on the main screen, if any.
-Action action_for(const Key& key);
+Action action_for(const Key& key, bool replay = false);
 
 // "q quit ? help ..." in table order; the short one keeps the entries marked so.
-std::string footer_text(bool wide);
+std::string footer_text(bool wide, bool replay = false);
 
 // "keys: help" for every entry, in table order.
 std::vector<std::string> key_help_lines();

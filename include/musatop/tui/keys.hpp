@@ -4,7 +4,7 @@
 namespace musatop::tui {
 
 enum class KeyKind {
-    character, up, down, page_up, page_down, home, end, enter, escape, backspace, tab, back_tab, refresh, resize,
+    character, up, down, left, right, page_up, page_down, home, end, enter, escape, backspace, tab, back_tab, refresh, resize,
     interrupt, redraw, other
 };
 

@@ -9,6 +9,7 @@
 
 #include "musatop/model/source.hpp"
 #include "musatop/model/view_filter.hpp"
+#include "musatop/sampler/frame_feed.hpp"
 #include "musatop/util/clock.hpp"
 
 namespace musatop::tui {
@@ -26,6 +27,10 @@ struct TuiSettings {
     std::string badge;  // shown after the title while on_snapshot runs ("REC day.rec")
 };
 
+// The live screen: a sampler over `source`.
 int run_tui(const TuiSettings& settings, std::unique_ptr<Source> source);
+
+// The screen over any feed of frames (the sampler, a replay).
+int run_screen(const TuiSettings& settings, FrameFeed& feed);
 
 }  // namespace musatop::tui

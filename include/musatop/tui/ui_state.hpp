@@ -8,6 +8,7 @@
 #include "musatop/model/process_identity.hpp"
 #include "musatop/model/snapshot.hpp"
 #include "musatop/model/view_filter.hpp"
+#include "musatop/sampler/frame_feed.hpp"
 
 namespace musatop::tui {
 
@@ -19,6 +20,10 @@ struct UiState {
     bool current_user_only = false;
     bool search_editing = false;
     std::string search_draft;
+    bool time_editing = false;  // replay: the "t" prompt
+    std::string time_draft;
+    ReplayCommand replay_command = ReplayCommand::toggle_pause;  // for Effect::replay
+    std::string replay_argument;
     bool compact = false;
     bool trends_visible = true;
     int selection = 0;

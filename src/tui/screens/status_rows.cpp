@@ -27,6 +27,8 @@ void draw_status_rows(Canvas& canvas, const ScreenInput& in, const Layout& layou
     const int status_row = canvas.height() - 2;
     if (state.search_editing) {
         canvas.put(status_row, 0, "/" + state.search_draft + "  [Enter apply, Esc cancel]", kBold);
+    } else if (state.time_editing) {
+        canvas.put(status_row, 0, "Jump to: " + state.time_draft + "  [Enter jump, Esc cancel]", kBold);
     } else if (!in.unfiltered->errors.empty()) {
         std::string errors;
         for (const auto& e : in.unfiltered->errors) errors += (errors.empty() ? "" : "; ") + e;
@@ -36,7 +38,7 @@ void draw_status_rows(Canvas& canvas, const ScreenInput& in, const Layout& layou
     } else {
         canvas.put(status_row, 0, note_text(*in.unfiltered, *in.view), kDim);
     }
-    canvas.put(canvas.height() - 1, 0, footer_text(layout.wide_footer));
+    canvas.put(canvas.height() - 1, 0, footer_text(layout.wide_footer, in.replay));
 }
 
 }  // namespace musatop::tui

@@ -21,7 +21,8 @@ struct ScreenInput {
     MonoTime now{};               // for message expiry
     bool ascii = false;
     std::string title = "musatop";
-    std::string badge;  // after the title: "REC day.rec" while recording
+    std::string badge;  // after the title: "REC day.rec" while recording, "REPLAY ..." in a replay
+    bool replay = false;  // the footer names the replay keys
 };
 
 // Geometry the key handler needs (page sizes) and what got drawn where.
