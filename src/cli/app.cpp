@@ -17,6 +17,7 @@
 #include "musatop/collection/demo/demo_source.hpp"
 #include "musatop/collection/local_source.hpp"
 #include "musatop/collection/procfs/process_enricher.hpp"
+#include "musatop/model/view_filter.hpp"
 #include "musatop/replay/recorder.hpp"
 #include "musatop/serve/serve_app.hpp"
 #include "musatop/tui/tui_app.hpp"
@@ -43,7 +44,7 @@ std::string login_name() {
 // header); a size limit (SIGXFSZ) then stops the recording, not the screen.
 std::function<std::optional<std::string>(const Snapshot&)> screen_recorder(const Options& options) {
     auto recorder = std::make_shared<std::unique_ptr<replay::Recorder>>();
-    return [recorder, file = *options.record_file, interval = options.interval_seconds](
+    return [recorder, file = *options.record_file, interval = options.interval_seconds, filter = options.filter](
                const Snapshot& snapshot) -> std::optional<std::string> {
         if (!*recorder) {
             ::signal(SIGXFSZ, SIG_IGN);
@@ -52,7 +53,8 @@ std::function<std::optional<std::string>(const Snapshot&)> screen_recorder(const
             if (!opened.ok()) return opened.error();
             *recorder = std::move(opened.value());
         }
-        if (auto written = (*recorder)->append(snapshot); !written.ok()) return written.error();
+        // The command line's filters choose what is kept; the screen's own are for looking.
+        if (auto written = (*recorder)->append(apply_view(snapshot, filter)); !written.ok()) return written.error();
         return std::nullopt;
     };
 }

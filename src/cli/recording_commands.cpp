@@ -69,7 +69,8 @@ int run_record(const Options& options, Source& source) {
     auto round_started = begun;
     for (;;) {
         if (stop_signal) break;  // a round cut short by the signal is not recorded
-        if (auto written = recorder.value()->append(snapshot); !written.ok()) {
+        // The command line's filters (--gpu, --pid, --user) choose what is kept.
+        if (auto written = recorder.value()->append(apply_view(snapshot, options.filter)); !written.ok()) {
             std::cerr << "musatop record: " << written.error() << "\n";
             return 1;
         }

@@ -130,3 +130,16 @@ TEST(RecordCommand, AFileSizeLimitIsAWriteErrorNotASilentDeath) {
         << run.err;
     EXPECT_EQ(scenario.run({"replay", file, "--json"}).exit_code, 0);  // what was written replays
 }
+
+TEST(RecordCommand, TheCommandLineFiltersChooseWhatIsKept) {
+    Scenario scenario;
+    changing(scenario);
+    const std::string file = (scenario.dir() / "r.rec").string();
+    ASSERT_EQ(scenario.run({"record", file, "--interval", "0.1", "--duration", "0.35", "--gpu", "1"}).exit_code, 0);
+    const auto lines = json_lines(scenario.run({"replay", file, "--json", "--from", "+0s"}).out);
+    ASSERT_GE(lines.size(), 3u);
+    for (const auto& snapshot : lines) {
+        for (const auto& device : snapshot["devices"]) EXPECT_EQ(device["index"], 1);
+        EXPECT_LE(snapshot["devices"].size(), 1u);
+    }
+}
