@@ -17,6 +17,7 @@ Snapshot LocalSource::collect(const CancelToken& cancel) {
     gmi_.sample(snapshot, cancel.fd());
     enricher_.enrich(snapshot.processes, std::chrono::system_clock::now(), std::chrono::steady_clock::now());
     snapshot.processes_unverified_reason = enricher_.unverified_reason();
+    health_.assess(snapshot, std::chrono::steady_clock::now());
     host_.sample_into(snapshot);
     return snapshot;
 }

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <variant>
+#include <vector>
 
 #include "musatop/model/snapshot.hpp"
 
@@ -16,7 +17,8 @@ namespace musatop::json_fields {
 
 template <typename Row>
 using Member = std::variant<std::int64_t Row::*, std::optional<std::string> Row::*, std::optional<double> Row::*,
-                            std::optional<std::int64_t> Row::*>;
+                            std::optional<std::int64_t> Row::*, std::optional<bool> Row::*,
+                            std::vector<std::string> Row::*>;
 
 template <typename Row>
 struct Field {
@@ -24,7 +26,7 @@ struct Field {
     Member<Row> member;
 };
 
-inline const std::array<Field<Device>, 15> kDevice = {{
+inline const std::array<Field<Device>, 32> kDevice = {{
     {"index", &Device::index},
     {"uuid", &Device::uuid},
     {"name", &Device::name},
@@ -40,6 +42,24 @@ inline const std::array<Field<Device>, 15> kDevice = {{
     {"power_limit_reason", &Device::power_limit_reason},
     {"graphics_clock_mhz", &Device::graphics_clock_mhz},
     {"memory_clock_mhz", &Device::memory_clock_mhz},
+    // Added after schema 1's keys: link, engines, fan, limits, ECC, identity, findings.
+    {"pcie_generation_current", &Device::pcie_generation_current},
+    {"pcie_generation_max", &Device::pcie_generation_max},
+    {"pcie_link_width_current", &Device::pcie_link_width_current},
+    {"pcie_link_width_max", &Device::pcie_link_width_max},
+    {"encoder_utilization_percent", &Device::encoder_utilization_percent},
+    {"decoder_utilization_percent", &Device::decoder_utilization_percent},
+    {"fan_speed_percent", &Device::fan_speed_percent},
+    {"graphics_clock_max_mhz", &Device::graphics_clock_max_mhz},
+    {"memory_clock_max_mhz", &Device::memory_clock_max_mhz},
+    {"performance_state", &Device::performance_state},
+    {"ecc_mode", &Device::ecc_mode},
+    {"retired_pages_single_bit", &Device::retired_pages_single_bit},
+    {"retired_pages_double_bit", &Device::retired_pages_double_bit},
+    {"retired_pages_pending", &Device::retired_pages_pending},
+    {"serial_number", &Device::serial_number},
+    {"bios_version", &Device::bios_version},
+    {"health", &Device::health},
 }};
 
 // "status" (an enum) follows these in the document.
@@ -54,6 +74,17 @@ inline const std::array<Field<GpuProcess>, 10> kProcess = {{
     {"rss_bytes", &GpuProcess::rss_bytes},
     {"create_time", &GpuProcess::create_time},
     {"running_seconds", &GpuProcess::running_seconds},
+}};
+
+// Appended after "status": who the process belongs to (GpuProcess::attribution).
+inline const std::array<Field<Attribution>, 7> kAttribution = {{
+    {"container_runtime", &Attribution::container_runtime},
+    {"container_id", &Attribution::container_id},
+    {"pod_uid", &Attribution::pod_uid},
+    {"slurm_job_id", &Attribution::slurm_job_id},
+    {"slurm_step", &Attribution::slurm_step},
+    {"systemd_unit", &Attribution::systemd_unit},
+    {"pod_qos_class", &Attribution::pod_qos_class},
 }};
 
 }  // namespace musatop::json_fields

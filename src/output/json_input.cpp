@@ -49,6 +49,26 @@ std::optional<std::int64_t> integer(const json& object, const char* key) {
     return value->get<std::int64_t>();
 }
 
+std::optional<bool> boolean(const json& object, const char* key) {
+    const json* value = member(object, key);
+    if (!value) return std::nullopt;
+    if (!value->is_boolean()) throw Invalid{std::string(key) + " is not true or false"};
+    return value->get<bool>();
+}
+
+// A list of strings; absent (a document written before the key existed) is empty.
+std::vector<std::string> texts(const json& object, const char* key) {
+    const json* value = member(object, key);
+    if (!value) return {};
+    if (!value->is_array()) throw Invalid{std::string(key) + " is not a list"};
+    std::vector<std::string> out;
+    for (const auto& item : *value) {
+        if (!item.is_string()) throw Invalid{std::string(key) + " holds something other than text"};
+        out.push_back(item.get<std::string>());
+    }
+    return out;
+}
+
 std::int64_t required_integer(const json& object, const char* key) {
     const auto value = integer(object, key);
     if (!value) throw Invalid{std::string("missing ") + key};
@@ -90,6 +110,10 @@ Row row_from(const json& object, const std::array<json_fields::Field<Row>, N>& f
                     value = required_integer(object, field.key);
                 } else if constexpr (std::is_same_v<Value, std::optional<std::int64_t>>) {
                     value = integer(object, field.key);
+                } else if constexpr (std::is_same_v<Value, std::optional<bool>>) {
+                    value = boolean(object, field.key);
+                } else if constexpr (std::is_same_v<Value, std::vector<std::string>>) {
+                    value = texts(object, field.key);
                 } else {
                     value = text(object, field.key);
                 }
@@ -107,6 +131,7 @@ ProcessStatus status_from(const std::optional<std::string>& name) {
 GpuProcess process_from(const json& p) {
     GpuProcess out = row_from(p, json_fields::kProcess, "process");
     out.status = status_from(text(p, "status"));
+    out.attribution = row_from(p, json_fields::kAttribution, "process");
     return out;
 }
 
@@ -193,6 +218,7 @@ Result<Snapshot> parse_json_snapshot(std::string_view text_in) {
         s.device_source = source_from(text(document, "device_source"));
         s.device_source_reason = text(document, "device_source_reason");
         s.processes_unverified_reason = text(document, "processes_unverified_reason");
+        s.health = texts(document, "health");
         return s;
     } catch (const Invalid& invalid) {
         return Error{"invalid snapshot: " + invalid.message};

@@ -36,7 +36,8 @@ json row_json(const Row& row, const std::array<json_fields::Field<Row>, N>& fiel
                 using Value = std::decay_t<decltype(value)>;
                 if constexpr (std::is_same_v<Value, std::optional<double>>) {
                     out[field.key] = optional_float(value);
-                } else if constexpr (std::is_same_v<Value, std::int64_t>) {
+                } else if constexpr (std::is_same_v<Value, std::int64_t> ||
+                                     std::is_same_v<Value, std::vector<std::string>>) {
                     out[field.key] = value;
                 } else {
                     out[field.key] = optional_value(value);
@@ -49,6 +50,7 @@ json row_json(const Row& row, const std::array<json_fields::Field<Row>, N>& fiel
 json process_json(const GpuProcess& p) {
     json out = row_json(p, json_fields::kProcess);
     out["status"] = to_string(p.status);
+    out.update(row_json(p.attribution, json_fields::kAttribution));
     return out;
 }
 
@@ -84,6 +86,7 @@ json snapshot_json(const Snapshot& s) {
     out["device_source"] = s.device_source == DeviceSource::none ? json(nullptr) : json(to_string(s.device_source));
     out["device_source_reason"] = optional_value(s.device_source_reason);
     out["processes_unverified_reason"] = optional_value(s.processes_unverified_reason);
+    out["health"] = s.health;
     return out;
 }
 

@@ -57,9 +57,11 @@ TEST(DeviceJson, ReferenceFixture) {
 }
 
 TEST(DeviceJson, RealAbridgedS5000Excerpt) {
-    // "Attached GPUs" says 8 while the author kept 2 entries: a mismatch is an error.
-    EXPECT_EQ(parse_error(musatop::testing::fixture("005-s5000-json-excerpt-drv3.3.5.json")),
-              "invalid GMI JSON: Attached GPUs does not match the GPU list");
+    // "Attached GPUs" says 8 while the author kept 2 entries: read as 2 GPUs of 8
+    // attached (the health rules call that a lost card).
+    const auto abridged = parse_ok(musatop::testing::fixture("005-s5000-json-excerpt-drv3.3.5.json"));
+    EXPECT_EQ(abridged.devices.size(), 2u);
+    EXPECT_EQ(abridged.attached_gpus, 8);
     std::string repaired = musatop::testing::fixture("005-s5000-json-excerpt-drv3.3.5.json");
     repaired.replace(repaired.find("\"8\""), 3, "\"2\"");
     const auto query = parse_ok(repaired);
@@ -117,7 +119,10 @@ TEST(DeviceJson, CorruptShapesAreErrorsNeverEmpty) {
         EXPECT_EQ(parse_error(std::string(R"({"GPU":[{"Index":)") + index + "}]}"),
                   "invalid GMI JSON: GPU Index must be a nonnegative integer")
             << index;
-    EXPECT_EQ(parse_error(R"({"Attached GPUs":"8","GPU":[]})"),
+    EXPECT_EQ(parse_ok(R"({"Attached GPUs":"8","GPU":[]})").attached_gpus, 8);  // every card lost
+    EXPECT_EQ(parse_error(R"({"Attached GPUs":"1","GPU":[{"Index":0},{"Index":1}]})"),
+              "invalid GMI JSON: Attached GPUs does not match the GPU list");  // fewer than listed
+    EXPECT_EQ(parse_error(R"({"Attached GPUs":"eight","GPU":[]})"),
               "invalid GMI JSON: Attached GPUs does not match the GPU list");
     EXPECT_EQ(parse_error(R"({"Attached GPUs":true,"GPU":[]})"),
               "invalid GMI JSON: Attached GPUs does not match the GPU list");
@@ -163,4 +168,41 @@ TEST(DeviceJson, DuplicateUuidsAreCaseInsensitiveButMissingOnesAreAllowed) {
 TEST(DeviceJson, FirstMatchingKeyInDocumentOrderWins) {
     const auto query = parse_ok(R"({"GPU":[{"Index":0,"product_name":"first","Product Name":"second"}]})");
     EXPECT_EQ(query.devices[0].name, "first");
+}
+
+TEST(DeviceJson, HealthFieldsWhereTheQNestingPutsThem) {
+    const auto query = parse_ok(musatop::testing::fixture("gmi_query_health.json"));
+    EXPECT_EQ(query.attached_gpus, 3);
+    ASSERT_EQ(query.devices.size(), 2u);
+    const Device& d0 = query.devices[0];
+    EXPECT_EQ(d0.pcie_generation_current, 5);
+    EXPECT_EQ(d0.pcie_generation_max, 5);
+    EXPECT_EQ(d0.pcie_link_width_current, 16);
+    EXPECT_EQ(d0.pcie_link_width_max, 16);
+    EXPECT_EQ(d0.encoder_utilization_percent, 7.0);
+    EXPECT_EQ(d0.decoder_utilization_percent, 3.0);
+    EXPECT_EQ(d0.fan_speed_percent, 64.0);  // Fan0 is N/A: the first fan with a speed
+    EXPECT_EQ(d0.graphics_clock_max_mhz, 1750.0);
+    EXPECT_EQ(d0.memory_clock_max_mhz, 2500.0);
+    EXPECT_EQ(d0.performance_state, "P0");
+    EXPECT_EQ(d0.ecc_mode, "On-die, EDC");
+    EXPECT_EQ(d0.retired_pages_single_bit, 2);
+    EXPECT_EQ(d0.retired_pages_double_bit, 0);
+    EXPECT_EQ(d0.retired_pages_pending, false);
+    EXPECT_EQ(d0.serial_number, "MY10YL225BF06077");
+    EXPECT_EQ(d0.bios_version, "4.3.41");
+    const Device& d1 = query.devices[1];
+    EXPECT_EQ(d1.pcie_generation_current, 3);
+    EXPECT_EQ(d1.pcie_link_width_current, 4);
+    EXPECT_FALSE(d1.encoder_utilization_percent);  // N/A is unknown, not 0
+    EXPECT_EQ(d1.fan_speed_percent, 100.0);        // a plain "Speed" value
+    EXPECT_EQ(d1.ecc_mode, "On-die, EDC");         // plain text instead of Current/Pending
+    EXPECT_FALSE(d1.performance_state);
+    EXPECT_EQ(d1.retired_pages_pending, true);
+    // The real S5000 excerpt has identity but no link, fan or ECC sections.
+    const auto real = parse_ok(musatop::testing::fixture("005-s5000-json-excerpt-drv3.3.5.json")).devices;
+    EXPECT_EQ(real[1].serial_number, "MY10YL225BF06005");
+    EXPECT_FALSE(real[0].pcie_link_width_current);
+    EXPECT_FALSE(real[0].fan_speed_percent);
+    EXPECT_FALSE(real[0].retired_pages_pending);
 }

@@ -87,3 +87,25 @@ TEST(SummaryTable, VersionOutput) {
     EXPECT_FALSE(parse_version_output("mthreads-gmi version : unknown"));
     EXPECT_FALSE(parse_version_output(""));
 }
+
+TEST(SummaryTable, LanesPerfAndEccFromTheRealTables) {
+    const auto narrow = parse_summary_devices(fixture("002-s80-table-procs-gmi2.0.0-drv3.0.0.txt"));
+    ASSERT_TRUE(narrow.ok()) << narrow.error();
+    EXPECT_EQ(narrow->front().pcie_link_width_current, 16);
+    EXPECT_EQ(narrow->front().pcie_link_width_max, 16);
+    EXPECT_FALSE(narrow->front().performance_state);  // the narrow layout has no Perf column
+    EXPECT_FALSE(narrow->front().ecc_mode);            // "N/A"
+    const auto wide = parse_summary_devices(fixture("003-s5000x8-table-noprocs-gmi2.4.1-drv5.1.0.txt"));
+    ASSERT_TRUE(wide.ok()) << wide.error();
+    EXPECT_EQ((*wide)[3].performance_state, "P0");
+    EXPECT_EQ((*wide)[3].ecc_mode, "On-die, EDC");
+
+    // The same real table with the x4 link seen on a misseated card.
+    std::string narrowed = fixture("002-s80-table-procs-gmi2.0.0-drv3.0.0.txt");
+    narrowed.replace(narrowed.find("16x(16x)  "), 10, "4x(16x)   ");
+    const auto x4 = parse_summary_devices(narrowed);
+    ASSERT_TRUE(x4.ok()) << x4.error();
+    EXPECT_EQ(x4->front().pcie_link_width_current, 4);
+    EXPECT_EQ(x4->front().pcie_link_width_max, 16);
+    EXPECT_EQ(x4->front().temperature_c, 41.0);
+}

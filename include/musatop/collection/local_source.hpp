@@ -8,6 +8,7 @@
 #include "musatop/collection/procfs/host_sampler.hpp"
 #include "musatop/collection/procfs/process_enricher.hpp"
 #include "musatop/collection/toolkit/toolkit_version.hpp"
+#include "musatop/model/health.hpp"
 #include "musatop/model/source.hpp"
 
 namespace musatop {
@@ -23,6 +24,7 @@ private:
     gmi::GmiSource gmi_;
     procfs::ProcessEnricher enricher_;
     procfs::HostSampler host_;
+    HealthMonitor health_;
     std::optional<toolkit::ToolkitVersion> toolkit_;  // detected once per run
 };
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "musatop/model/attribution.hpp"
 #include "musatop/util/clock.hpp"
 
 namespace musatop {
@@ -30,6 +31,25 @@ struct Device {
     std::optional<std::string> power_limit_reason;
     std::optional<double> graphics_clock_mhz;
     std::optional<double> memory_clock_mhz;
+    // PCIe link: generation and width (lanes), current and the most the link allows.
+    std::optional<std::int64_t> pcie_generation_current;
+    std::optional<std::int64_t> pcie_generation_max;
+    std::optional<std::int64_t> pcie_link_width_current;
+    std::optional<std::int64_t> pcie_link_width_max;
+    std::optional<double> encoder_utilization_percent;
+    std::optional<double> decoder_utilization_percent;
+    std::optional<double> fan_speed_percent;  // the first fan GMI reports a speed for
+    std::optional<double> graphics_clock_max_mhz;
+    std::optional<double> memory_clock_max_mhz;
+    std::optional<std::string> performance_state;  // "P0"
+    std::optional<std::string> ecc_mode;            // GMI's text: "On-die, EDC"
+    std::optional<std::int64_t> retired_pages_single_bit;
+    std::optional<std::int64_t> retired_pages_double_bit;
+    std::optional<bool> retired_pages_pending;  // pages waiting for a reset to be retired
+    std::optional<std::string> serial_number;
+    std::optional<std::string> bios_version;  // GMI's "MTBios Version"
+    // Findings of the health rules (model/health.hpp); empty when none apply.
+    std::vector<std::string> health;
 
     bool operator==(const Device&) const = default;
 };
@@ -56,6 +76,7 @@ struct GpuProcess {
     std::optional<std::uint64_t> start_ticks;
     std::optional<double> running_seconds;
     ProcessStatus status = ProcessStatus::unverified;
+    Attribution attribution;  // container, pod, Slurm job, systemd unit
 
     bool operator==(const GpuProcess&) const = default;
 };
@@ -103,6 +124,11 @@ struct Snapshot {
     // Why every process row is `unverified` (musatop runs in a PID namespace of its
     // own, where GMI's host PIDs name other processes); null otherwise.
     std::optional<std::string> processes_unverified_reason;
+    // "Attached GPUs" of GMI's JSON (a count larger than the list means a lost
+    // card); not part of the JSON output, the finding is.
+    std::optional<std::int64_t> attached_gpus;
+    // Host-wide findings of the health rules (a lost card, ...).
+    std::vector<std::string> health;
     CollectDurations collect_durations;
     // Read back from a recording: history, not live processes (never signalled;
     // not part of the JSON output).

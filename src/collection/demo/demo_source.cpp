@@ -27,6 +27,51 @@ constexpr std::array<DemoJob, 6> jobs = {{
     {6, 5000004, "dave", "./bench_gemm --size 8192", 4.5},
 }};
 
+// One owner of each kind: a Slurm step, a Docker container, a Kubernetes pod, a
+// login session.
+Attribution demo_owner(std::int64_t pid) {
+    Attribution a;
+    switch (pid) {
+        case 5000001:
+            a.slurm_job_id = 4242;
+            a.slurm_step = "0";
+            break;
+        case 5000002:
+            a.container_runtime = "docker";
+            a.container_id = "3f9a1c7e5b2d" + std::string(52, '0');
+            a.systemd_unit = "docker-" + *a.container_id + ".scope";
+            break;
+        case 5000003:
+            a.container_runtime = "containerd";
+            a.container_id = "8c41d0e2a9f6" + std::string(52, '1');
+            a.pod_uid = "5d2e8f10-7a3b-4c69-9e21-0b8d4f6a1c37";
+            a.pod_qos_class = "guaranteed";
+            break;
+        default: a.systemd_unit = "session-3.scope";
+    }
+    return a;
+}
+
+// Identity and link readings; GPU 6 sits on a narrowed link, so the demo shows a finding.
+void set_demo_identity(Device& d, int i, double load) {
+    d.pcie_generation_current = 5;
+    d.pcie_generation_max = 5;
+    d.pcie_link_width_current = i == 6 ? 8 : 16;
+    d.pcie_link_width_max = 16;
+    d.encoder_utilization_percent = 0.0;
+    d.decoder_utilization_percent = 0.0;
+    d.fan_speed_percent = std::round(30 + 50 * load);
+    d.graphics_clock_max_mhz = 1750.0;
+    d.memory_clock_max_mhz = 2500.0;
+    d.performance_state = "P0";
+    d.ecc_mode = "On-die, EDC";
+    d.retired_pages_single_bit = 0;
+    d.retired_pages_double_bit = 0;
+    d.retired_pages_pending = false;
+    d.serial_number = "DEMO0000000" + std::to_string(i);
+    d.bios_version = "4.3.41";
+}
+
 double wave(double t, double period, double phase) { return 0.5 + 0.5 * std::sin(2 * M_PI * t / period + phase); }
 
 }  // namespace
@@ -64,6 +109,7 @@ Snapshot make_demo_snapshot(double t, WallTime now) {
         }
         d.graphics_clock_mhz = 1000 + std::round(750 * load);
         d.memory_clock_mhz = 2500.0;
+        set_demo_identity(d, i, load);
         s.devices.push_back(std::move(d));
     }
     const double now_seconds = std::chrono::duration<double>(now.time_since_epoch()).count();
@@ -81,6 +127,7 @@ Snapshot make_demo_snapshot(double t, WallTime now) {
         p.create_time = std::round((now_seconds - *p.running_seconds) * 100) / 100;
         p.start_ticks = static_cast<std::uint64_t>(job.pid);  // stable: the selection follows it
         p.status = ProcessStatus::ok;
+        p.attribution = demo_owner(job.pid);
         s.processes.push_back(std::move(p));
     }
     return s;
@@ -91,6 +138,7 @@ DemoSource::DemoSource() : started_(std::chrono::steady_clock::now()) {}
 Snapshot DemoSource::collect(const CancelToken& /*cancel*/) {
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
     Snapshot snapshot = make_demo_snapshot(elapsed, std::chrono::system_clock::now());
+    health_.assess(snapshot, std::chrono::steady_clock::now());
     host_.sample_into(snapshot);
     return snapshot;
 }

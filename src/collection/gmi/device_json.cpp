@@ -108,6 +108,59 @@ void read_power_limit(const json& readings, Device& device) {
     }
 }
 
+std::optional<std::int64_t> count_field(const json* value, std::string_view unit = {}) {
+    const auto raw = raw_text(value);
+    return raw ? parse_count(*raw, unit) : std::nullopt;
+}
+
+// "Max"/"Current" pairs of PCI > GPU Link Info; widths are "16x".
+void read_link(const json& pci, Device& device) {
+    const json& link = section(pci, "GPU Link Info");
+    const json& generation = section(link, "PCIe Generation");
+    device.pcie_generation_current = count_field(find_member(generation, {"Current"}));
+    device.pcie_generation_max = count_field(find_member(generation, {"Max"}));
+    const json& width = section(link, "Link Width");
+    device.pcie_link_width_current = count_field(find_member(width, {"Current"}), "x");
+    device.pcie_link_width_max = count_field(find_member(width, {"Max"}), "x");
+}
+
+// "Fan": {"Speed": {"Fan0": "75%", ...}} or {"Speed": "75%"}: the first known speed.
+std::optional<double> fan_speed(const json& entry) {
+    const json* speed = find_member(section(entry, "Fan"), {"Speed"});
+    if (!speed) return std::nullopt;
+    if (!speed->is_object()) return percent_field(speed);
+    for (const auto& [key, value] : speed->items())
+        if (const auto percent = percent_field(&value)) return percent;
+    return std::nullopt;
+}
+
+// A section's "Current" member, or the member itself when GMI gives plain text.
+std::optional<std::string> current_text(const json& entry, std::string_view name) {
+    const json* found = find_member(entry, {name});
+    if (found && found->is_object()) return text_field(find_member(*found, {"Current"}));
+    return text_field(found);
+}
+
+void read_health_fields(const json& entry, Device& device) {
+    read_link(section(entry, "PCI"), device);
+    const json& utilization = section(entry, "Utilization");
+    device.encoder_utilization_percent = percent_field(find_member(utilization, {"Encoder"}));
+    device.decoder_utilization_percent = percent_field(find_member(utilization, {"Decoder"}));
+    device.fan_speed_percent = fan_speed(entry);
+    const json& max_clocks = section(entry, "Max Clocks");
+    device.graphics_clock_max_mhz = number_field(find_member(max_clocks, {"Graphics"}), "MHz");
+    device.memory_clock_max_mhz = number_field(find_member(max_clocks, {"Memory"}), "MHz");
+    device.performance_state = text_field(find_member(entry, {"Performance State"}));
+    device.ecc_mode = current_text(entry, "Ecc Mode");
+    const json& retired = section(entry, "Retired Pages");
+    device.retired_pages_single_bit = count_field(find_member(retired, {"Single Bit ECC"}));
+    device.retired_pages_double_bit = count_field(find_member(retired, {"Double Bit ECC"}));
+    const auto pending = raw_text(find_member(retired, {"Pending Page Blacklist", "Pending"}));
+    device.retired_pages_pending = pending ? parse_yes_no(*pending) : std::nullopt;
+    device.serial_number = text_field(find_member(entry, {"Serial Number"}));
+    device.bios_version = text_field(find_member(entry, {"MTBios Version", "VBIOS Version"}));
+}
+
 Device read_device(const json& entry, std::int64_t index) {
     Device device;
     device.index = index;
@@ -128,16 +181,18 @@ Device read_device(const json& entry, std::int64_t index) {
     const json& clocks = section(entry, "Clocks");
     device.graphics_clock_mhz = number_field(find_member(clocks, {"Graphics"}), "MHz");
     device.memory_clock_mhz = number_field(find_member(clocks, {"Memory"}), "MHz");
+    read_health_fields(entry, device);
     return device;
 }
 
-bool attached_count_matches(const json& attached, std::size_t count) {
-    if (attached.is_boolean()) return false;
-    if (attached.is_number_integer()) return attached.get<std::int64_t>() >= 0 &&
-                                             static_cast<std::size_t>(attached.get<std::int64_t>()) == count;
-    if (!attached.is_string()) return false;
-    const auto value = digits_value(attached.get<std::string>());
-    return value && static_cast<std::size_t>(*value) == count;
+// "Attached GPUs" when it is a whole count no smaller than the list: a larger one
+// means GMI knows of cards it could not query (a health finding, not an error).
+std::optional<std::int64_t> attached_count(const json& attached, std::size_t listed) {
+    std::optional<std::int64_t> value;
+    if (attached.is_number_integer()) value = attached.get<std::int64_t>();
+    else if (attached.is_string()) value = digits_value(attached.get<std::string>());
+    if (!value || *value < 0 || static_cast<std::size_t>(*value) < listed) return std::nullopt;
+    return value;
 }
 
 }  // namespace
@@ -152,11 +207,11 @@ Result<DeviceQuery> parse_device_json(std::string_view text) {
     if (!document.is_object()) return invalid("expected an object");
     const json* gpus = find_member(document, {"GPU", "GPUs"});
     if (!gpus || !gpus->is_array()) return invalid("GPU must be an explicit list");
-    if (const json* attached = find_member(document, {"Attached GPUs"}))
-        if (!attached_count_matches(*attached, gpus->size()))
-            return invalid("Attached GPUs does not match the GPU list");
-
     DeviceQuery query;
+    if (const json* attached = find_member(document, {"Attached GPUs"})) {
+        query.attached_gpus = attached_count(*attached, gpus->size());
+        if (!query.attached_gpus) return invalid("Attached GPUs does not match the GPU list");
+    }
     std::set<std::int64_t> indices;
     std::set<std::string> uuids;
     for (const json& entry : *gpus) {

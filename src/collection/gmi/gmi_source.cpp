@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <algorithm>
 #include <map>
 
 #include "musatop/util/subprocess.hpp"
@@ -53,6 +54,28 @@ Result<std::string> outcome_text(const CommandOutcome& outcome, const std::strin
     if (const auto error_line = find_error_line(text); !error_line.empty())
         return Error{"GMI reported an error: " + error_line};
     return text;
+}
+
+// The summary table names the PCIe lanes, Perf and ECC mode; where the JSON lacks
+// them (older GMI), a device takes them from the table's row with its index and bus.
+void fill_from_summary(std::vector<Device>& devices, const std::string& summary) {
+    const bool missing = std::any_of(devices.begin(), devices.end(), [](const Device& d) {
+        return !d.pcie_link_width_current || !d.performance_state || !d.ecc_mode;
+    });
+    if (!missing) return;
+    const auto rows = parse_summary_devices(summary);
+    if (!rows.ok()) return;
+    for (auto& device : devices)
+        for (const auto& row : rows.value()) {
+            if (row.index != device.index || (row.bus_id && device.bus_id && !iequals(*row.bus_id, *device.bus_id)))
+                continue;
+            if (!device.pcie_link_width_current && !device.pcie_link_width_max) {
+                device.pcie_link_width_current = row.pcie_link_width_current;
+                device.pcie_link_width_max = row.pcie_link_width_max;
+            }
+            if (!device.performance_state) device.performance_state = row.performance_state;
+            if (!device.ecc_mode) device.ecc_mode = row.ecc_mode;
+        }
 }
 
 const Device* device_with_index(const std::vector<Device>& devices, std::int64_t index) {
@@ -126,6 +149,8 @@ void GmiSource::update_devices(const Result<std::string>& query, const Result<st
                       std::to_string(kMaxDevices) + ")";
         } else if (parsed.ok()) {
             devices_ = std::move(parsed.value().devices);
+            if (summary.ok()) fill_from_summary(devices_, summary.value());
+            attached_gpus_ = parsed->attached_gpus;
             if (parsed->driver_version) driver_version_ = parsed->driver_version;
             device_source_ = DeviceSource::gmi_json;
             device_source_reason_.reset();
@@ -141,6 +166,7 @@ void GmiSource::update_devices(const Result<std::string>& query, const Result<st
         if (from_table.ok() && from_table->size() <= kMaxDevices) {
             devices_ = std::move(from_table.value());
             device_source_ = DeviceSource::gmi_summary;
+            attached_gpus_.reset();
             device_source_reason_ = "mthreads-gmi -q --json failed (" + failure + "); devices read from the summary table";
             devices_fresh = true;
         }
@@ -198,6 +224,7 @@ void GmiSource::sample(Snapshot& snapshot, int cancel_fd) {
     snapshot.driver_version = driver_version_;
     snapshot.gmi_version = gmi_version_;
     snapshot.device_source = device_source_;
+    snapshot.attached_gpus = attached_gpus_;
     snapshot.device_source_reason = device_source_reason_;
     snapshot.collect_durations = texts.durations;
 }

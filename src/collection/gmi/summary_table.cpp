@@ -85,6 +85,25 @@ void read_memory_pair(std::string_view text, Device& device) {
         device.memory_free_bytes = *device.memory_total_bytes - *device.memory_used_bytes;
 }
 
+// "4x(16x)": current(max) lanes.
+void read_lanes(std::string_view text, Device& device) {
+    text = trim(text);
+    const auto open = text.find('(');
+    if (open == std::string_view::npos || text.back() != ')') return;
+    device.pcie_link_width_current = parse_count(text.substr(0, open), "x");
+    device.pcie_link_width_max = parse_count(text.substr(open + 1, text.size() - open - 2), "x");
+}
+
+// GPU line 2: "Physical      P0     |16x(16x)            |48C   YES"; the Perf word
+// exists in the wide layout only (its header line says "Perf").
+void read_second_line(const std::vector<std::string_view>& columns, bool has_perf, Device& device) {
+    const auto third = split_whitespace(columns.back());
+    if (!third.empty()) device.temperature_c = parse_number(third[0], "C", true);
+    if (columns.size() == 3) read_lanes(columns[1], device);
+    const auto first = split_whitespace(columns[0]);
+    if (has_perf && first.size() >= 2) device.performance_state = clean_text(first.back());
+}
+
 Error bad_row() { return Error{"GMI summary device table contains an unrecognized row"}; }
 
 }  // namespace
@@ -112,6 +131,7 @@ Result<std::vector<Device>> parse_summary_devices(std::string_view summary) {
     std::size_t row = 0;
     while (row < lines.size() && !is_device_header(lines[row])) ++row;
     if (row == lines.size()) return Error{"GMI summary has no device table"};
+    const bool has_perf = row + 1 < lines.size() && contains_icase(lines[row + 1], "Perf");
     ++row;
     // Header lines 2 and 3, then the +---+ rule that opens the GPU blocks.
     while (row < lines.size() && !is_rule_line(lines[row])) ++row;
@@ -153,7 +173,8 @@ Result<std::vector<Device>> parse_summary_devices(std::string_view summary) {
         }
         if (!current) return bad_row();
         ++line_in_block;
-        if (line_in_block == 2 && !third.empty()) current->temperature_c = parse_number(third[0], "C", true);
+        if (line_in_block == 2) read_second_line(columns, has_perf, *current);
+        if (line_in_block == 3) current->ecc_mode = clean_text(trim(columns.back()));  // "On-die, EDC"
     }
     return Error{"GMI summary device table is truncated"};
 }

@@ -128,4 +128,18 @@ std::optional<std::int64_t> parse_memory_bytes(std::string_view text, MemoryUnit
     return static_cast<std::int64_t>(bytes);
 }
 
+std::optional<std::int64_t> parse_count(std::string_view text, std::string_view unit) {
+    const auto value = parse_number(text, unit);
+    if (!value || *value != std::floor(*value) || *value > 1e15) return std::nullopt;
+    return static_cast<std::int64_t>(*value);
+}
+
+std::optional<bool> parse_yes_no(std::string_view text) {
+    const auto word = trim(text);
+    if (iequals(word, "yes")) return true;
+    if (iequals(word, "no")) return false;
+    const auto count = parse_count(word);
+    return count ? std::optional<bool>(*count > 0) : std::nullopt;
+}
+
 }  // namespace musatop::gmi

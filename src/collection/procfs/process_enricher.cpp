@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cmath>
 
+#include "musatop/collection/procfs/cgroup_parse.hpp"
 #include "musatop/collection/procfs/live_process.hpp"
 #include "musatop/collection/procfs/proc_parse.hpp"
 #include "musatop/collection/procfs/proc_reader.hpp"
@@ -102,6 +103,10 @@ ProcessEnricher::Lookup ProcessEnricher::look_up(std::int64_t pid, double wall_s
     if (const auto pages = parse_statm_resident_pages(statm.content))
         lookup.rss_bytes = static_cast<std::int64_t>(*pages) * page_size_;
 
+    // Readable by anyone; a process the kernel hides this from keeps "unknown".
+    if (const auto cgroup = read_file(dir + "/cgroup"); cgroup.ok())
+        lookup.attribution = parse_cgroup_attribution(cgroup.content);
+
     // Confirm the PID still names the same instance after the reads above.
     const auto recheck = read_live_stat(pid, root_);
     if (!recheck || recheck->start_ticks != stat->start_ticks) {
@@ -145,6 +150,7 @@ void ProcessEnricher::enrich(std::vector<GpuProcess>& rows, WallTime wall_now,
         row.start_ticks = lookup.start_ticks;
         row.running_seconds = lookup.running_seconds;
         row.cpu_percent = lookup.cpu_percent;
+        row.attribution = lookup.attribution;
     }
     // Only instances enriched this round stay primed; a PID that returns starts over.
     cache_ = std::move(next_cache);

@@ -5,6 +5,7 @@
 #include <chrono>
 
 #include "musatop/collection/procfs/host_sampler.hpp"
+#include "musatop/model/health.hpp"
 #include "musatop/model/source.hpp"
 
 namespace musatop {
@@ -21,6 +22,7 @@ public:
 private:
     std::chrono::steady_clock::time_point started_;
     procfs::HostSampler host_;
+    HealthMonitor health_;
 };
 
 }  // namespace musatop

@@ -55,6 +55,7 @@ private:
     std::optional<WallTime> processes_at_;
     DeviceSource device_source_ = DeviceSource::none;
     std::optional<std::string> device_source_reason_;
+    std::optional<std::int64_t> attached_gpus_;
 };
 
 // The user-facing message for a GMI command that did not produce usable output.

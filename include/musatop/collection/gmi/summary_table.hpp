@@ -26,7 +26,8 @@ BannerVersions parse_banner_versions(std::string_view summary);
 std::optional<std::string> parse_version_output(std::string_view text);
 
 // Devices with the fields the table has: index, name, bus id, %GPU, memory
-// used(total) and temperature; everything else stays unknown.
+// used(total), temperature, PCIe lanes current(max), Perf (wide layout) and ECC
+// mode; everything else stays unknown.
 Result<std::vector<Device>> parse_summary_devices(std::string_view summary);
 
 }  // namespace musatop::gmi

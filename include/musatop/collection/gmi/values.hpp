@@ -23,6 +23,12 @@ std::optional<double> parse_number(std::string_view text, std::string_view unit,
 // parse_number with unit "%" restricted to 0..100.
 std::optional<double> parse_percent(std::string_view text);
 
+// A whole, nonnegative count with an optional unit glued on ("5", "16x", "3 pages").
+std::optional<std::int64_t> parse_count(std::string_view text, std::string_view unit = {});
+
+// "Yes"/"No" (any case), or a count where nonzero means yes.
+std::optional<bool> parse_yes_no(std::string_view text);
+
 enum class MemoryUnit { optional_mib, required };
 
 // "1.5 GiB", "2MB", "512B"; without a unit the amount is MiB (GMI's convention) unless

@@ -40,6 +40,7 @@ private:
         std::optional<std::uint64_t> start_ticks;
         std::optional<double> running_seconds;
         std::optional<double> cpu_percent;
+        Attribution attribution;
     };
 
     Lookup look_up(std::int64_t pid, double wall_seconds, std::chrono::steady_clock::time_point mono_now,

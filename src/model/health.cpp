@@ -1,0 +1,112 @@
+#include "musatop/model/health.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <set>
+
+namespace musatop {
+namespace {
+
+std::string number(double value) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.0f", value);
+    return text;
+}
+
+std::string gib(std::int64_t bytes) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f GiB", static_cast<double>(bytes) / static_cast<double>(1LL << 30));
+    return text;
+}
+
+std::string duration(Seconds held) {
+    const auto seconds = static_cast<long long>(held.count());
+    return std::to_string(seconds / 60) + "m " + std::to_string(seconds % 60) + "s";
+}
+
+bool below(const std::optional<std::int64_t>& current, const std::optional<std::int64_t>& max) {
+    return current && max && *current < *max;
+}
+
+std::string device_key(const Device& device) {
+    return device.uuid ? *device.uuid : "index:" + std::to_string(device.index);
+}
+
+// Who holds memory on the GPU: distinct user names, else PIDs.
+std::string holders(const Snapshot& snapshot, std::int64_t index) {
+    std::set<std::string> names;
+    for (const auto& p : snapshot.processes)
+        if (p.device_index == index) names.insert(p.username ? *p.username : "PID " + std::to_string(p.pid));
+    if (names.empty()) return "no process listed";
+    std::string out;
+    for (const auto& name : names) out += (out.empty() ? "" : ", ") + name;
+    return out;
+}
+
+bool idle_and_holding(const Device& d, const HealthThresholds& t) {
+    return d.gpu_utilization_percent && *d.gpu_utilization_percent == 0 && d.memory_used_bytes &&
+           *d.memory_used_bytes >= t.idle_memory_bytes;
+}
+
+}  // namespace
+
+std::vector<std::string> device_findings(const Device& d, const HealthThresholds& t) {
+    std::vector<std::string> out;
+    if (below(d.pcie_link_width_current, d.pcie_link_width_max))
+        out.push_back("PCIe link x" + std::to_string(*d.pcie_link_width_current) + ", below its maximum x" +
+                      std::to_string(*d.pcie_link_width_max));
+    if (below(d.pcie_generation_current, d.pcie_generation_max) && d.gpu_utilization_percent &&
+        *d.gpu_utilization_percent >= t.generation_busy_percent)
+        out.push_back("PCIe gen " + std::to_string(*d.pcie_generation_current) + " while " +
+                      number(*d.gpu_utilization_percent) + "% busy, below its maximum gen " +
+                      std::to_string(*d.pcie_generation_max));
+    if (d.power_draw_w && d.power_limit_w && *d.power_limit_w > 0 &&
+        *d.power_draw_w >= t.power_at_limit_ratio * *d.power_limit_w)
+        out.push_back("power draw " + number(*d.power_draw_w) + " W at its " + number(*d.power_limit_w) + " W limit");
+    if (d.graphics_clock_mhz && d.graphics_clock_max_mhz && *d.graphics_clock_max_mhz > 0 &&
+        d.gpu_utilization_percent && *d.gpu_utilization_percent >= t.throttle_busy_percent &&
+        *d.graphics_clock_mhz < t.throttle_clock_ratio * *d.graphics_clock_max_mhz)
+        out.push_back("graphics clock " + number(*d.graphics_clock_mhz) + " MHz, " +
+                      number(100 * *d.graphics_clock_mhz / *d.graphics_clock_max_mhz) + "% of its " +
+                      number(*d.graphics_clock_max_mhz) + " MHz maximum while " +
+                      number(*d.gpu_utilization_percent) +
+                      "% busy (throttling, inferred: GMI gives no throttle reasons)");
+    if (d.retired_pages_pending == true) out.push_back("retired pages pending: a GPU reset retires them");
+    return out;
+}
+
+std::vector<std::string> host_findings(const Snapshot& s) {
+    std::vector<std::string> out;
+    const auto listed = static_cast<std::int64_t>(s.devices.size());
+    if (s.attached_gpus && *s.attached_gpus > listed && !s.devices_stale)
+        out.push_back("GMI counts " + std::to_string(*s.attached_gpus) + " attached GPUs but lists " +
+                      std::to_string(listed) + ": " + std::to_string(*s.attached_gpus - listed) +
+                      " missing (a lost card?)");
+    return out;
+}
+
+void HealthMonitor::assess(Snapshot& snapshot, MonoTime now) {
+    std::map<std::string, MonoTime> still_idle;
+    for (auto& device : snapshot.devices) {
+        device.health = device_findings(device, thresholds_);
+        const std::string key = device_key(device);
+        const auto known = idle_since_.find(key);
+        // Stale readings say nothing new: the clock neither starts nor resets.
+        if (snapshot.devices_stale) {
+            if (known != idle_since_.end()) still_idle.insert(*known);
+            continue;
+        }
+        if (!idle_and_holding(device, thresholds_)) continue;
+        const MonoTime since = known != idle_since_.end() ? known->second : now;
+        still_idle[key] = since;
+        const Seconds held = now - since;
+        if (held >= thresholds_.idle_held_for)
+            device.health.push_back("memory held while idle: " + gib(*device.memory_used_bytes) +
+                                    " in use at 0% utilisation for " + duration(held) + " (" +
+                                    holders(snapshot, device.index) + ")");
+    }
+    idle_since_ = std::move(still_idle);
+    snapshot.health = host_findings(snapshot);
+}
+
+}  // namespace musatop

@@ -1,0 +1,171 @@
+// The health rules, one finding at a time, and "memory held while idle" on a clock
+// the test drives.
+#include <gtest/gtest.h>
+
+#include <chrono>
+
+#include "musatop/model/health.hpp"
+
+using namespace musatop;
+using namespace std::chrono_literals;
+
+namespace {
+
+constexpr std::int64_t kGiB = std::int64_t{1} << 30;
+
+Device healthy() {
+    Device d;
+    d.index = 0;
+    d.uuid = "gpu-0";
+    d.gpu_utilization_percent = 90;
+    d.memory_used_bytes = 10 * kGiB;
+    d.memory_total_bytes = 80 * kGiB;
+    d.power_draw_w = 500;
+    d.power_limit_w = 950;
+    d.graphics_clock_mhz = 1600;
+    d.graphics_clock_max_mhz = 1750;
+    d.pcie_generation_current = 5;
+    d.pcie_generation_max = 5;
+    d.pcie_link_width_current = 16;
+    d.pcie_link_width_max = 16;
+    d.retired_pages_pending = false;
+    return d;
+}
+
+std::vector<std::string> findings(const Device& d) { return device_findings(d, HealthThresholds{}); }
+
+}  // namespace
+
+TEST(Health, AHealthyBusyGpuHasNoFinding) { EXPECT_TRUE(findings(healthy()).empty()); }
+
+TEST(Health, UnknownReadingsNeverMakeAFinding) {
+    Device d;
+    d.index = 0;
+    EXPECT_TRUE(findings(d).empty());
+    d.pcie_link_width_current = 4;  // max unknown
+    d.power_draw_w = 2000;          // limit unknown
+    d.graphics_clock_mhz = 100;     // max and utilisation unknown
+    EXPECT_TRUE(findings(d).empty());
+}
+
+TEST(Health, NarrowLinkIsAlwaysAFinding) {
+    Device d = healthy();
+    d.pcie_link_width_current = 4;
+    d.gpu_utilization_percent = 0;
+    EXPECT_EQ(findings(d), std::vector<std::string>{"PCIe link x4, below its maximum x16"});
+}
+
+TEST(Health, SlowerLinkGenerationCountsOnlyWhileBusy) {
+    Device d = healthy();
+    d.pcie_generation_current = 3;
+    EXPECT_EQ(findings(d), std::vector<std::string>{"PCIe gen 3 while 90% busy, below its maximum gen 5"});
+    d.gpu_utilization_percent = 10;  // idle links may train down to save power
+    EXPECT_TRUE(findings(d).empty());
+}
+
+TEST(Health, PowerAtTheLimit) {
+    Device d = healthy();
+    d.power_draw_w = 940;  // within 2% of 950
+    EXPECT_EQ(findings(d), std::vector<std::string>{"power draw 940 W at its 950 W limit"});
+    d.power_draw_w = 900;
+    EXPECT_TRUE(findings(d).empty());
+}
+
+TEST(Health, ThrottlingIsInferredAndSaysSo) {
+    Device d = healthy();
+    d.graphics_clock_mhz = 600;
+    d.gpu_utilization_percent = 95;
+    ASSERT_EQ(findings(d).size(), 1u);
+    EXPECT_EQ(findings(d)[0],
+              "graphics clock 600 MHz, 34% of its 1750 MHz maximum while 95% busy (throttling, inferred: GMI gives "
+              "no throttle reasons)");
+    d.gpu_utilization_percent = 20;  // a low clock at low load is power management
+    EXPECT_TRUE(findings(d).empty());
+}
+
+TEST(Health, RetiredPagesPending) {
+    Device d = healthy();
+    d.retired_pages_pending = true;
+    EXPECT_EQ(findings(d), std::vector<std::string>{"retired pages pending: a GPU reset retires them"});
+}
+
+TEST(Health, LostCardIsAHostFinding) {
+    Snapshot s;
+    s.devices = {healthy()};
+    s.attached_gpus = 8;
+    EXPECT_EQ(host_findings(s), std::vector<std::string>{"GMI counts 8 attached GPUs but lists 1: 7 missing (a lost card?)"});
+    s.attached_gpus = 1;
+    EXPECT_TRUE(host_findings(s).empty());
+}
+
+TEST(Health, MemoryHeldWhileIdleNamesTheUsersAfterFiveMinutes) {
+    Snapshot s;
+    Device d = healthy();
+    d.gpu_utilization_percent = 0;
+    d.memory_used_bytes = 12 * kGiB;
+    s.devices = {d};
+    GpuProcess alice;
+    alice.device_index = 0;
+    alice.pid = 10;
+    alice.username = "alice";
+    GpuProcess unknown = alice;
+    unknown.pid = 11;
+    unknown.username.reset();
+    s.processes = {alice, unknown};
+
+    HealthMonitor monitor;
+    const MonoTime t0{};
+    monitor.assess(s, t0);
+    EXPECT_TRUE(s.devices[0].health.empty());
+    monitor.assess(s, t0 + 299s);
+    EXPECT_TRUE(s.devices[0].health.empty());
+    monitor.assess(s, t0 + 312s);
+    EXPECT_EQ(s.devices[0].health,
+              std::vector<std::string>{"memory held while idle: 12.0 GiB in use at 0% utilisation for 5m 12s (PID 11, alice)"});
+
+    // One busy round resets the clock.
+    s.devices[0].gpu_utilization_percent = 3;
+    monitor.assess(s, t0 + 320s);
+    EXPECT_TRUE(s.devices[0].health.empty());
+    s.devices[0].gpu_utilization_percent = 0;
+    monitor.assess(s, t0 + 330s);
+    EXPECT_TRUE(s.devices[0].health.empty());
+    monitor.assess(s, t0 + 630s);
+    EXPECT_EQ(s.devices[0].health.size(), 1u);
+}
+
+TEST(Health, StaleRoundsNeitherStartNorResetTheIdleClock) {
+    Snapshot s;
+    Device d = healthy();
+    d.gpu_utilization_percent = 0;
+    s.devices = {d};
+    HealthMonitor monitor;
+    const MonoTime t0{};
+    monitor.assess(s, t0);
+    s.devices_stale = true;
+    s.devices[0].gpu_utilization_percent = 50;  // a stale copy says nothing new
+    monitor.assess(s, t0 + 200s);
+    EXPECT_TRUE(s.devices[0].health.empty());
+    s.devices_stale = false;
+    s.devices[0].gpu_utilization_percent = 0;
+    monitor.assess(s, t0 + 301s);
+    ASSERT_EQ(s.devices[0].health.size(), 1u);
+    EXPECT_NE(s.devices[0].health[0].find("(no process listed)"), std::string::npos);
+}
+
+TEST(Health, SmallAllocationsOrUnknownUtilisationAreNotHeldMemory) {
+    Snapshot s;
+    Device d = healthy();
+    d.gpu_utilization_percent = 0;
+    d.memory_used_bytes = kGiB / 2;
+    Device unknown = healthy();
+    unknown.uuid = "gpu-1";
+    unknown.index = 1;
+    unknown.gpu_utilization_percent.reset();
+    s.devices = {d, unknown};
+    HealthMonitor monitor;
+    monitor.assess(s, MonoTime{});
+    monitor.assess(s, MonoTime{} + 3600s);
+    EXPECT_TRUE(s.devices[0].health.empty());
+    EXPECT_TRUE(s.devices[1].health.empty());
+}
