@@ -76,7 +76,7 @@ ParseResult parse_command_line(const std::vector<std::string>& args) {
     app.set_version_flag("--version", std::string("musatop ") + kVersion, "Show the version and exit");
     std::string interval = "1";
     std::string timeout = "3";
-    std::optional<std::string> gpus, pids, user;
+    std::optional<std::string> gpus, pids, user, job, container;
     std::string sort = "gpu_memory";
     app.add_flag("--once", o.once, "Print one text snapshot and exit");
     app.add_flag("--json", o.json, "Print one JSON snapshot (schema version 1) and exit");
@@ -85,6 +85,9 @@ ParseResult parse_command_line(const std::vector<std::string>& args) {
     app.add_option("--gpu", gpus, "GPU indices to show, e.g. 0,1")->type_name("IDS");
     app.add_option("--pid", pids, "Host process IDs to show, e.g. 123,456")->type_name("PIDS");
     app.add_option("--user", user, "Show only processes of this exact host user")->type_name("USER");
+    app.add_option("--job", job, "Show only processes of this Slurm job ID")->type_name("ID");
+    app.add_option("--container", container, "Show only processes of containers whose ID starts with this")
+        ->type_name("ID");
     app.add_option("--sort", sort, "Sort processes by gpu_memory, cpu, rss, pid, user or gpu (default: gpu_memory)")
         ->type_name("FIELD");
     app.add_flag("--reverse", o.filter.reverse, "Reverse the default sort direction");
@@ -144,8 +147,8 @@ ParseResult parse_command_line(const std::vector<std::string>& args) {
         "2 bad command line, 128 + the signal when stopped by SIGINT (130), SIGTERM (143),\n"
         "SIGHUP (129) or SIGQUIT (131).");
     serve->footer(
-        "The agent also takes --interval, --gmi, --timeout, --gpu, --pid, --user, --sort,\n"
-        "--reverse and --demo as described in 'musatop --help'. It listens on loopback unless\n"
+        "The agent also takes --interval, --gmi, --timeout, --gpu, --pid, --user, --job,\n"
+        "--container, --sort, --reverse and --demo as described in 'musatop --help'. It listens on loopback unless\n"
         "--listen says otherwise, and stops on SIGTERM, SIGINT or SIGHUP (exit 0).");
 
     std::vector<std::string> reversed(args.rbegin(), args.rend());
@@ -157,6 +160,17 @@ ParseResult parse_command_line(const std::vector<std::string>& args) {
         if (gpus) o.filter.gpu_indices = index_list_or_throw("--gpu", *gpus);
         if (pids) o.filter.pids = index_list_or_throw("--pid", *pids);
         if (user) o.filter.users.push_back(*user);
+        if (job) {
+            const auto trimmed = text::trim(*job);
+            if (trimmed.empty() || trimmed.size() > 18 || !text::all_digits(trimmed))
+                throw UsageError{"argument --job: expected a Slurm job ID (digits), got '" + *job + "'"};
+            o.filter.slurm_job = std::stoll(std::string(trimmed));
+        }
+        if (container) {
+            const auto trimmed = text::trim(*container);
+            if (trimmed.empty()) throw UsageError{"argument --container: expected a container ID or its prefix"};
+            o.filter.container_prefix = std::string(trimmed);
+        }
         const auto field = sort_field_from_string(sort);
         if (!field)
             throw UsageError{"argument --sort: invalid choice: '" + sort +

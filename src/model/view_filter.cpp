@@ -74,9 +74,14 @@ bool process_visible(const GpuProcess& p, const ViewFilter& filter) {
     if (filter.pids && !filter.pids->count(p.pid)) return false;
     for (const auto& user : filter.users)
         if (p.username != user) return false;
+    if (filter.slurm_job && !job_matches(p.attribution, *filter.slurm_job)) return false;
+    if (filter.container_prefix && !container_matches(p.attribution, *filter.container_prefix)) return false;
     if (!filter.search.empty()) {
+        const Attribution& a = p.attribution;
         const std::string haystack = std::to_string(p.pid) + " " + std::to_string(p.device_index) + " " +
-                                     p.username.value_or("") + " " + p.command.value_or("");
+                                     p.username.value_or("") + " " + p.command.value_or("") + " " +
+                                     job_label(a).value_or("") + " " + a.container_id.value_or("") + " " +
+                                     a.pod_uid.value_or("") + " " + a.systemd_unit.value_or("");
         if (text::fold_case(haystack).find(text::fold_case(filter.search)) == std::string::npos) return false;
     }
     return true;

@@ -21,11 +21,23 @@ std::string device_line(const Device& d) {
            "  " + pad_left(format_number(d.temperature_c, "C"), 5) + "  " + power_text(d);
 }
 
-std::string process_line(const GpuProcess& p) {
+constexpr int kJobWidth = 12;
+
+std::string process_line(const GpuProcess& p, bool job_column) {
     return pad_right(std::to_string(p.device_index), 4) + " " + pad_right(std::to_string(p.pid), 8) + " " +
            pad_right(sanitize_or_na(p.username), 13) + " " + pad_left(format_bytes(p.gpu_memory_bytes), 8) + " " +
            pad_left(format_number(p.cpu_percent), 6) + " " + pad_left(format_bytes(p.rss_bytes), 9) + " " +
-           pad_left(format_duration(p.running_seconds), 10) + "  " + sanitize_or_na(p.command);
+           pad_left(format_duration(p.running_seconds), 10) + "  " +
+           (job_column ? fit_right(sanitize_or_na(job_label(p.attribution)), kJobWidth) + " " : "") +
+           sanitize_or_na(p.command);
+}
+
+// Hosts without containers, jobs or systemd units have no owners to show: the
+// column appears when a row has one, so the reference layout stays as it was.
+bool any_owner(const std::vector<GpuProcess>& processes) {
+    for (const auto& p : processes)
+        if (job_label(p.attribution)) return true;
+    return false;
 }
 
 }  // namespace
@@ -41,9 +53,15 @@ std::string render_text(const Snapshot& s) {
     line("GPU  NAME                 UTIL   MEMORY (used/total)      TEMP   POWER/LIMIT");
     for (const auto& device : s.devices) line(device_line(device));
     if (s.devices.empty()) line(s.devices_stale ? "Device data unavailable." : "No GPUs found.");
-    line("GPU  PID      USER          GPU MEM    CPU%    RSS       TIME       COMMAND");
-    for (const auto& process : s.processes) line(process_line(process));
+    const bool job_column = any_owner(s.processes);
+    line(std::string("GPU  PID      USER          GPU MEM    CPU%    RSS       TIME       ") +
+         (job_column ? "JOB          " : "") + "COMMAND");
+    for (const auto& process : s.processes) line(process_line(process, job_column));
     if (s.processes.empty()) line(s.processes_stale ? "Process data unavailable." : "No matching GPU processes.");
+    for (const auto& finding : s.health) line("HEALTH: " + sanitize(finding));
+    for (const auto& device : s.devices)
+        for (const auto& finding : device.health)
+            line("HEALTH: GPU " + std::to_string(device.index) + ": " + sanitize(finding));
     if (s.any_stale())
         line(std::string("STALE: devices=") + python_bool(s.devices_stale) +
              ", processes=" + python_bool(s.processes_stale) +

@@ -79,7 +79,7 @@ struct GpuGauge {
     std::string_view help;
     std::optional<double> (*value)(const Device&);
 };
-constexpr std::array<GpuGauge, 10> kGpuGauges = {{
+constexpr std::array<GpuGauge, 23> kGpuGauges = {{
     {"musatop_gpu_utilization_ratio", "GPU utilisation reported by mthreads-gmi, 0 to 1.",
      [](const Device& d) { return percent_ratio(d.gpu_utilization_percent); }},
     {"musatop_gpu_memory_busy_ratio",
@@ -99,6 +99,34 @@ constexpr std::array<GpuGauge, 10> kGpuGauges = {{
     {"musatop_gpu_memory_clock_hertz", "GPU memory clock, in hertz.",
      [](const Device& d) { return scaled(d.memory_clock_mhz, 1e6); }},
     {"musatop_gpu_processes", "Processes on the GPU (rows of the GMI process table).", nullptr},
+    // Link, engines, fan and limits (the health issue); named like node_exporter's
+    // node_pcidevice_*_link_width.
+    {"musatop_gpu_pcie_link_generation", "PCIe generation the link runs at.",
+     [](const Device& d) { return as_double(d.pcie_generation_current); }},
+    {"musatop_gpu_pcie_link_generation_max", "Highest PCIe generation the link supports.",
+     [](const Device& d) { return as_double(d.pcie_generation_max); }},
+    {"musatop_gpu_pcie_link_width", "PCIe lanes the link runs with.",
+     [](const Device& d) { return as_double(d.pcie_link_width_current); }},
+    {"musatop_gpu_pcie_link_width_max", "PCIe lanes the link supports at most.",
+     [](const Device& d) { return as_double(d.pcie_link_width_max); }},
+    {"musatop_gpu_encoder_utilization_ratio", "Video encoder utilisation reported by mthreads-gmi, 0 to 1.",
+     [](const Device& d) { return percent_ratio(d.encoder_utilization_percent); }},
+    {"musatop_gpu_decoder_utilization_ratio", "Video decoder utilisation reported by mthreads-gmi, 0 to 1.",
+     [](const Device& d) { return percent_ratio(d.decoder_utilization_percent); }},
+    {"musatop_gpu_fan_speed_ratio", "Fan speed reported by mthreads-gmi, 0 to 1 (the first fan with a reading).",
+     [](const Device& d) { return percent_ratio(d.fan_speed_percent); }},
+    {"musatop_gpu_graphics_clock_max_hertz", "Highest graphics clock of the GPU, in hertz.",
+     [](const Device& d) { return scaled(d.graphics_clock_max_mhz, 1e6); }},
+    {"musatop_gpu_memory_clock_max_hertz", "Highest memory clock of the GPU, in hertz.",
+     [](const Device& d) { return scaled(d.memory_clock_max_mhz, 1e6); }},
+    {"musatop_gpu_retired_pages_single_bit", "Memory pages retired after single-bit ECC errors.",
+     [](const Device& d) { return as_double(d.retired_pages_single_bit); }},
+    {"musatop_gpu_retired_pages_double_bit", "Memory pages retired after double-bit ECC errors.",
+     [](const Device& d) { return as_double(d.retired_pages_double_bit); }},
+    {"musatop_gpu_retired_pages_pending", "1 when retired memory pages wait for a GPU reset.",
+     [](const Device& d) { return d.retired_pages_pending ? std::optional<double>(*d.retired_pages_pending) : std::nullopt; }},
+    {"musatop_gpu_health_findings", "Health findings of the GPU (docs/health.md); the texts are in /api/v1/snapshot.",
+     [](const Device& d) { return std::optional<double>(static_cast<double>(d.health.size())); }},
 }};
 
 Labels gpu_labels(const Device& d) { return {{"gpu", std::to_string(d.index)}, {"uuid", label_value(d.uuid.value_or(""))}}; }
@@ -147,6 +175,8 @@ void write_process_families(std::string& out, const MetricsInput& in, const Snap
                          {"user", label_value(p.username.value_or(""))}};
         if (p.gpu_memory_bytes) memory.add(labels, static_cast<double>(*p.gpu_memory_bytes));
         if (in.processes == ProcessMetrics::with_command) {
+            const auto job = p.attribution.slurm_job_id;
+            labels.emplace_back("slurm_job", job ? std::to_string(*job) : std::string());
             labels.emplace_back("command", label_value(truncate_to_width(sanitize(p.command.value_or("")), kCommandCells)));
             info.add(labels, 1);
         }
@@ -190,6 +220,10 @@ std::string render_metrics(const MetricsInput& in) {
               {"musa_version", label_value(s.musa_version.value_or(""))}},
              1);
     host.write(out);
+    Family host_health("musatop_host_health_findings", "gauge",
+                       "Host-wide health findings, such as a GPU GMI counts but cannot list (docs/health.md).");
+    if (!s.devices_stale) host_health.add({}, static_cast<double>(s.health.size()));
+    host_health.write(out);
 
     Family info("musatop_gpu_info", "gauge", "Always 1; a GPU's identity in labels.");
     for (const auto& d : s.devices)

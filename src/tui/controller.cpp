@@ -199,6 +199,10 @@ Effect handle_key(UiState& state, const Key& key, const ScreenContext& context) 
                 show_message(state, "No process selected.", context.now);
             }
             break;
+        case Action::gpu_details:
+            open_modal(state, Modal::gpu_details);
+            state.gpu_details_target = state.trend_target;
+            break;
         case Action::terminate: {
             const GpuProcess* p = selected_process(state, context);
             if (!p) {

@@ -8,7 +8,7 @@ constexpr Key kind(KeyKind k) { return Key{k, 0}; }
 
 // Footer order first (the footer reads left to right in this order), then the
 // keys that only the help dialog names.
-constexpr std::array<KeyEntry, 23> kTable = {{
+constexpr std::array<KeyEntry, 24> kTable = {{
     {"q", "q quit", true, "quit. Ctrl-C quits from any screen and never signals a process.",
      {{{ch('q'), Action::quit}, {ch('Q'), Action::quit}, {kind(KeyKind::interrupt), Action::quit}}}},
     {"Space", "Space pause", true, "replay: pause or resume.", {{{ch(' '), Action::replay_pause}}}, Scope::replay},
@@ -36,6 +36,10 @@ constexpr std::array<KeyEntry, 23> kTable = {{
      Scope::replay},
     {"Enter", "Enter info", true, "details of the selected process, with its complete command line.",
      {{{kind(KeyKind::enter), Action::details}}}},
+    {"i", "", false,
+     "GPU details: identity, link, clocks, fan, ECC and health findings of the GPU whose trend is shown "
+     "(g/G), or of every GPU shown. A ! after a GPU index marks findings.",
+     {{{ch('i'), Action::gpu_details}}}},
     {"Up / Down / Tab / Shift-Tab", "", false, "move the process selection.",
      {{{kind(KeyKind::up), Action::select_previous},
        {kind(KeyKind::back_tab), Action::select_previous},

@@ -13,6 +13,7 @@ Layout compute_layout(const LayoutInput& in) {
     l.bar_width = std::max(1, (in.width - 1 - 44 - (l.memory_width - 13) - (l.name_width ? l.name_width + 1 : 0)) / 2);
     if (!wide) l.bar_width = std::min(l.bar_width, 8);
     l.compact = in.compact_wanted || !wide;
+    l.job_column = !l.compact && in.width >= kJobColumnMinWidth;
     l.host_panel = wide;
     l.wide_footer = wide;
     if (in.trends_wanted && in.height >= 18) l.trend_height = in.height >= 34 ? 13 : (in.height >= 24 ? 9 : 7);

@@ -137,3 +137,39 @@ TEST(ServeMetrics, CommandsAreCutTo64Cells) {
     EXPECT_NE(m.find("command=\"" + std::string(64, 'x') + "\""), std::string::npos);
     EXPECT_EQ(m.find(std::string(65, 'x')), std::string::npos);
 }
+
+TEST(ServeMetrics, HealthLinkFanAndEngineGauges) {
+    Snapshot s = two_gpus();
+    Device& d = s.devices[1];
+    d.pcie_generation_current = 3;
+    d.pcie_generation_max = 5;
+    d.pcie_link_width_current = 4;
+    d.pcie_link_width_max = 16;
+    d.fan_speed_percent = 64;
+    d.encoder_utilization_percent = 7;
+    d.graphics_clock_max_mhz = 1750;
+    d.retired_pages_single_bit = 14;
+    d.retired_pages_pending = true;
+    d.health = {"PCIe link x4, below its maximum x16", "retired pages pending: a GPU reset retires them"};
+    s.health = {"GMI counts 3 attached GPUs but lists 2: 1 missing (a lost card?)"};
+    s.processes[0].attribution.slurm_job_id = 77;
+    const std::string m = render(s, ProcessMetrics::with_command);
+    const std::string gpu1 = "{gpu=\"1\",uuid=\"uuid-1\"} ";
+    EXPECT_TRUE(has_line(m, "musatop_gpu_pcie_link_generation" + gpu1 + "3")) << m;
+    EXPECT_TRUE(has_line(m, "musatop_gpu_pcie_link_generation_max" + gpu1 + "5"));
+    EXPECT_TRUE(has_line(m, "musatop_gpu_pcie_link_width" + gpu1 + "4"));
+    EXPECT_TRUE(has_line(m, "musatop_gpu_pcie_link_width_max" + gpu1 + "16"));
+    EXPECT_TRUE(has_line(m, "musatop_gpu_fan_speed_ratio" + gpu1 + "0.64"));
+    EXPECT_TRUE(has_line(m, "musatop_gpu_encoder_utilization_ratio" + gpu1 + "0.07"));
+    EXPECT_TRUE(has_line(m, "musatop_gpu_graphics_clock_max_hertz" + gpu1 + "1750000000"));
+    EXPECT_TRUE(has_line(m, "musatop_gpu_retired_pages_single_bit" + gpu1 + "14"));
+    EXPECT_TRUE(has_line(m, "musatop_gpu_retired_pages_pending" + gpu1 + "1"));
+    EXPECT_TRUE(has_line(m, "musatop_gpu_health_findings" + gpu1 + "2"));
+    EXPECT_TRUE(has_line(m, "musatop_gpu_health_findings{gpu=\"0\",uuid=\"uuid-0\"} 0"));  // rules ran: none
+    EXPECT_TRUE(has_line(m, "musatop_host_health_findings 1"));
+    // GPU 0 reports no link, fan or encoder: those series are omitted, never 0.
+    EXPECT_EQ(m.find("musatop_gpu_pcie_link_width{gpu=\"0\""), std::string::npos);
+    EXPECT_EQ(m.find("musatop_gpu_fan_speed_ratio{gpu=\"0\""), std::string::npos);
+    EXPECT_EQ(m.find("musatop_gpu_decoder_utilization_ratio"), std::string::npos);
+    EXPECT_NE(m.find("slurm_job=\"77\",command="), std::string::npos);
+}

@@ -24,7 +24,10 @@ struct ViewFilter {
     // Exact, case-sensitive user names a row must have; every entry must match
     // (--user and the screen's "my processes" both add one).
     std::vector<std::string> users;
-    std::string search;  // substring of PID, GPU index, user or command, any case
+    std::optional<std::int64_t> slurm_job;         // --job: this Slurm job only
+    std::optional<std::string> container_prefix;  // --container: ids starting so
+    // Substring of PID, GPU index, user, command, job, container, pod or unit, any case.
+    std::string search;
     SortField sort = SortField::gpu_memory;
     bool reverse = false;
 };

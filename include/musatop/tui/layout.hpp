@@ -5,6 +5,8 @@ namespace musatop::tui {
 
 inline constexpr int kMinWidth = 60;
 inline constexpr int kMinHeight = 12;
+// Below this the JOB column would leave the command a handful of cells.
+inline constexpr int kJobColumnMinWidth = 100;
 
 struct LayoutInput {
     int width = 80;
@@ -20,6 +22,7 @@ struct Layout {
     int memory_width = 15;    // USED/TOTAL column
     int bar_width = 1;
     bool compact = false;     // compact process columns (forced below 80 columns)
+    bool job_column = false;  // JOB (Slurm job, container, unit): full columns from 100 wide
     bool host_panel = false;  // CPU/RAM trend panel beside the GPU one
     int trend_height = 0;     // 0, 7, 9 or 13 rows
     int half_height = 0;      // rows per mirrored graph half

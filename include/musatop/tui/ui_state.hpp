@@ -12,7 +12,7 @@
 
 namespace musatop::tui {
 
-enum class Modal { none, help, details, confirm };
+enum class Modal { none, help, details, confirm, gpu_details };
 
 struct UiState {
     ViewFilter filter;               // command-line filters plus search and "u"
@@ -35,6 +35,9 @@ struct UiState {
     Modal modal = Modal::none;
     int modal_scroll = 0;
     std::optional<GpuProcess> modal_process;  // a copy taken when the modal opened
+    // The GPU details dialog follows live data: the trend target it opened on
+    // (none = every GPU shown).
+    std::optional<std::string> gpu_details_target;
     std::string message;
     MonoTime message_expires_at{};
 };

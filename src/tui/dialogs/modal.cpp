@@ -42,7 +42,52 @@ std::string dialog_command(const std::optional<std::string>& command) {
            std::to_string(command->size()) + " bytes]";
 }
 
+namespace {
+
+std::string count_text(const std::optional<std::int64_t>& value) { return value ? std::to_string(*value) : "N/A"; }
+
+std::string of_max(const std::optional<std::int64_t>& current, const std::optional<std::int64_t>& max,
+                   const std::string& prefix) {
+    return prefix + count_text(current) + " of " + prefix + count_text(max);
+}
+
+std::string owner_line(const Attribution& a) {
+    std::string line = "Slurm job: " + (a.slurm_job_id ? std::to_string(*a.slurm_job_id) : std::string("N/A"));
+    if (a.slurm_step) line += "  step: " + sanitize(*a.slurm_step);
+    return line;
+}
+
+}  // namespace
+
+std::vector<std::string> gpu_detail_lines(const Device& d) {
+    std::vector<std::string> lines = {
+        "GPU " + std::to_string(d.index) + "  " + sanitize_or_na(d.name) +
+            (d.health.empty() ? "" : "  ! " + std::to_string(d.health.size()) + " finding(s)"),
+        "UUID: " + sanitize_or_na(d.uuid) + "  Serial: " + sanitize_or_na(d.serial_number) +
+            "  MTBios: " + sanitize_or_na(d.bios_version),
+        "Bus: " + sanitize_or_na(d.bus_id) + "  PCIe: " + of_max(d.pcie_generation_current, d.pcie_generation_max, "gen ") +
+            ", " + of_max(d.pcie_link_width_current, d.pcie_link_width_max, "x"),
+        "Utilisation: " + format_number(d.gpu_utilization_percent, "%") +
+            "  memory controller: " + format_number(d.memory_utilization_percent, "%") +
+            "  encoder: " + format_number(d.encoder_utilization_percent, "%") +
+            "  decoder: " + format_number(d.decoder_utilization_percent, "%"),
+        "Memory: " + format_used_total(d.memory_used_bytes, d.memory_total_bytes) +
+            "  Temperature: " + format_number(d.temperature_c, "C") + "  Fan: " + format_number(d.fan_speed_percent, "%"),
+        "Power: " + format_number(d.power_draw_w, "W") + " of " + format_number(d.power_limit_w, "W") +
+            "  Performance state: " + sanitize_or_na(d.performance_state),
+        "Clocks: graphics " + format_number(d.graphics_clock_mhz) + " of " + format_number(d.graphics_clock_max_mhz) +
+            " MHz, memory " + format_number(d.memory_clock_mhz) + " of " + format_number(d.memory_clock_max_mhz) + " MHz",
+        "ECC: " + sanitize_or_na(d.ecc_mode) + "  Retired pages: single-bit " + count_text(d.retired_pages_single_bit) +
+            ", double-bit " + count_text(d.retired_pages_double_bit) + ", pending " +
+            (d.retired_pages_pending ? (*d.retired_pages_pending ? "yes" : "no") : "N/A"),
+    };
+    if (d.health.empty()) lines.emplace_back("Health: no findings");
+    for (const auto& finding : d.health) lines.push_back("! " + sanitize(finding));
+    return lines;
+}
+
 std::vector<std::string> process_detail_lines(const GpuProcess& p) {
+    const Attribution& a = p.attribution;
     return {
         "PID: " + std::to_string(p.pid),
         "User: " + sanitize_or_na(p.username),
@@ -52,6 +97,10 @@ std::vector<std::string> process_detail_lines(const GpuProcess& p) {
         "GPU memory: " + format_bytes(p.gpu_memory_bytes),
         "CPU: " + format_number(p.cpu_percent, "%") + "  RSS: " + format_bytes(p.rss_bytes),
         "Running: " + format_duration(p.running_seconds),
+        owner_line(a),
+        "Container: " + sanitize_or_na(a.container_id) + "  runtime: " + sanitize_or_na(a.container_runtime),
+        "Pod: " + sanitize_or_na(a.pod_uid) + "  QoS: " + sanitize_or_na(a.pod_qos_class),
+        "Unit: " + sanitize_or_na(a.systemd_unit),
         "Full command:",
         dialog_command(p.command),
     };

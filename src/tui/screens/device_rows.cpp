@@ -54,9 +54,11 @@ int draw_device_rows(Canvas& canvas, const ScreenInput& in, const ScreenGeometry
     const int end = std::min(static_cast<int>(view.devices.size()), g.device_offset + l.device_page_size);
     for (int i = g.device_offset; i < end; ++i, ++row) {
         const Device& d = view.devices[static_cast<std::size_t>(i)];
-        std::string prefix = pad_left(std::to_string(d.index), 3) + " ";
-        if (l.name_width) prefix += fit_right(sanitize_or_na(d.name), l.name_width) + " ";
+        std::string prefix = pad_left(std::to_string(d.index), 3);
         int col = canvas.put(row, 0, prefix, Style{}.with_dim(stale));
+        // "!" marks health findings (i shows them); the space is kept otherwise.
+        col = canvas.put(row, col, d.health.empty() ? " " : "!", d.health.empty() ? Style{} : kBold);
+        if (l.name_width) col = canvas.put(row, col, fit_right(sanitize_or_na(d.name), l.name_width) + " ", Style{}.with_dim(stale));
         col = draw_bar(canvas, row, col, d.gpu_utilization_percent, in, l.bar_width, stale);
         col = draw_bar(canvas, row, col, occupancy_percent(d.memory_used_bytes, d.memory_total_bytes), in, l.bar_width,
                        stale);

@@ -4,6 +4,7 @@
 
 #include "musatop/output/format.hpp"
 #include "musatop/output/sanitize.hpp"
+#include "musatop/tui/controller.hpp"
 #include "musatop/tui/dialogs/modal.hpp"
 #include "musatop/tui/key_table.hpp"
 
@@ -22,6 +23,15 @@ int draw_dialog(Canvas& canvas, const ScreenInput& in) {
     if (state.modal == Modal::help) {
         view.title = in.title + " help";
         view.lines = help_lines();
+    } else if (state.modal == Modal::gpu_details) {
+        view.title = "GPU details";
+        for (const auto& finding : in.unfiltered->health) view.lines.push_back("! Host: " + sanitize(finding));
+        for (const auto& device : in.view->devices) {
+            if (state.gpu_details_target && trend_identity(device) != *state.gpu_details_target) continue;
+            if (!view.lines.empty()) view.lines.emplace_back();
+            for (auto& line : gpu_detail_lines(device)) view.lines.push_back(std::move(line));
+        }
+        if (view.lines.empty()) view.lines.emplace_back("That GPU is no longer shown.");
     } else if (state.modal_process) {
         view.title = state.modal == Modal::confirm ? "Terminate this process with SIGTERM?" : "Process details";
         view.lines = process_detail_lines(*state.modal_process);

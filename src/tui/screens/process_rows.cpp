@@ -15,17 +15,23 @@ std::string title_text(const ScreenInput& in) {
                         " | sort=" + to_string(state.filter.sort) + (state.filter.reverse ? " reversed" : "");
     std::string filters;
     if (state.current_user_only) filters = "current user";
-    if (!state.filter.search.empty()) filters += (filters.empty() ? "" : ", ") + ("search=" + state.filter.search);
+    const auto add = [&filters](const std::string& text) { filters += (filters.empty() ? "" : ", ") + text; };
+    if (state.filter.slurm_job) add("job=" + std::to_string(*state.filter.slurm_job));
+    if (state.filter.container_prefix) add("container=" + sanitize(*state.filter.container_prefix));
+    if (!state.filter.search.empty()) add("search=" + sanitize(state.filter.search));
     return filters.empty() ? title : title + " | " + filters;
 }
 
-std::string row_text(const GpuProcess& p, bool compact) {
+constexpr int kJobWidth = 12;
+
+std::string row_text(const GpuProcess& p, bool compact, bool job_column) {
     std::string text = " " + pad_left(std::to_string(p.device_index), 3) + " " + pad_left(std::to_string(p.pid), 7) +
                        " " + fit_right(sanitize_or_na(p.username), 10) + " " + pad_left(format_bytes(p.gpu_memory_bytes), 9) +
                        " ";
     if (!compact)
         text += pad_left(format_number(p.cpu_percent), 6) + " " + pad_left(format_bytes(p.rss_bytes), 8) + " " +
                 pad_left(format_duration(p.running_seconds), 8) + " ";
+    if (job_column) text += fit_right(sanitize_or_na(job_label(p.attribution)), kJobWidth) + " ";
     return text + sanitize_or_na(p.command);
 }
 
@@ -33,9 +39,11 @@ std::string row_text(const GpuProcess& p, bool compact) {
 
 void draw_process_block(Canvas& canvas, int top, const ScreenInput& in, const ScreenGeometry& g) {
     const bool compact = g.layout.compact;
+    const bool job_column = g.layout.job_column;
     canvas.put(top, 0, title_text(in), kBold);
     const std::string header = compact ? " GPU     PID USER        GPU MEM COMMAND"
-                                       : " GPU     PID USER        GPU MEM   CPU%      RSS     TIME COMMAND";
+                                       : std::string(" GPU     PID USER        GPU MEM   CPU%      RSS     TIME ") +
+                                             (job_column ? "JOB          " : "") + "COMMAND";
     canvas.put(top + 1, 0, header, Style{Color::none, 0, false, false, false, true});
     const auto& rows = in.view->processes;
     if (rows.empty()) {
@@ -54,7 +62,7 @@ void draw_process_block(Canvas& canvas, int top, const ScreenInput& in, const Sc
         const int row = top + 2 + i;
         Style style = Style{}.with_dim(stale);
         style.reverse = index == state.selection;
-        canvas.put(row, 0, row_text(rows[static_cast<std::size_t>(index)], compact), style);
+        canvas.put(row, 0, row_text(rows[static_cast<std::size_t>(index)], compact, job_column), style);
         if (style.reverse) canvas.set_style(row, 0, canvas.width() - 1, style);
     }
 }

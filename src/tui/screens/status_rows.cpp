@@ -9,8 +9,18 @@
 namespace musatop::tui {
 namespace {
 
+// "GPU 1, 6: health findings (i for details)"; host findings come first.
+std::string health_text(const Snapshot& unfiltered, const Snapshot& view) {
+    if (!unfiltered.health.empty()) return "Health: " + sanitize(unfiltered.health.front()) + " (i for details)";
+    std::string gpus;
+    for (const auto& d : view.devices)
+        if (!d.health.empty()) gpus += (gpus.empty() ? "" : ", ") + std::to_string(d.index);
+    return gpus.empty() ? std::string() : "GPU " + gpus + ": health findings (i for details)";
+}
+
 std::string note_text(const Snapshot& unfiltered, const Snapshot& view) {
     if (unfiltered.is_demo()) return "Demo data: synthetic GPUs and processes; mthreads-gmi is not run.";
+    if (auto health = health_text(unfiltered, view); !health.empty()) return health;
     for (const auto& d : view.devices)
         if (d.power_limit_reason) return "Power limit N/A: GMI does not report a usable current limit (? for help).";
     if (unfiltered.device_source_reason) return sanitize(*unfiltered.device_source_reason);

@@ -20,8 +20,11 @@ inline constexpr std::size_t kDialogCommandBytes = 64 * 1024;
 std::string dialog_command(const std::optional<std::string>& command);
 
 // PID, user, GPU and UUID, status, create time (local), memory, CPU, RSS, running
-// time and the command (complete up to 64 KiB).
+// time, Slurm job, container, pod, unit and the command (complete up to 64 KiB).
 std::vector<std::string> process_detail_lines(const GpuProcess& process);
+
+// Identity, link, engines, clocks, fan, ECC, retired pages and the findings.
+std::vector<std::string> gpu_detail_lines(const Device& device);
 
 // Word-wraps to `width` cells; words longer than a line are broken.
 std::vector<std::string> wrap_lines(const std::vector<std::string>& lines, int width);
