@@ -39,13 +39,19 @@ TEST(JsonInput, UnknownStaleHostileAndUnicodeRoundTrip) {
     d.index = 3;
     d.name = "MTT S5000 宽 \u00e9";
     d.memory_total_bytes = 8000000LL << 40;
+    d.retired_pages_pending = false;  // a known "no" stays false, not null
+    d.health = {"PCIe link x4, below its maximum x16", "\x1b[31m hostile"};
     s.devices = {d};
+    s.health = {"GMI counts 8 attached GPUs but lists 1: 7 missing (a lost card?)"};
     GpuProcess p;
     p.device_index = 3;
     p.pid = 4242;
     p.command = "python \x1b[2J train.py";
     p.status = ProcessStatus::access_denied;
     p.create_time = 1796220311.89;
+    p.attribution.slurm_job_id = 4242;
+    p.attribution.slurm_step = "batch";
+    p.attribution.systemd_unit = "slurmstepd.scope";
     s.processes = {p};
     s.device_source = DeviceSource::gmi_summary;
     s.device_source_reason = "mthreads-gmi -q --json failed";
@@ -61,6 +67,13 @@ TEST(JsonInput, TheReferenceDocumentOfTheOneShotTestsParses) {
     EXPECT_EQ(parsed->devices.at(0).gpu_utilization_percent, 42.0);  // an integer where a float is expected
     EXPECT_EQ(parsed->sampled_at, WallTime(std::chrono::seconds(1796205600)));
     EXPECT_EQ(parsed->device_source, DeviceSource::none);
+    EXPECT_TRUE(parsed->health.empty());  // written before the key existed
+    EXPECT_TRUE(parsed->devices.at(0).health.empty());
+    const auto bad = parse_json_snapshot(R"({"schema_version": 1, "sampled_at": "2026-12-02T10:00:00Z",
+        "host": {}, "devices": [{"index": 0, "health": [3]}], "processes": [],
+        "devices_stale": false, "processes_stale": false, "errors": []})");
+    ASSERT_FALSE(bad.ok());
+    EXPECT_EQ(bad.error(), "invalid snapshot: health holds something other than text");
 }
 
 TEST(JsonInput, OtherDocumentsAreRefusedWithAReason) {
