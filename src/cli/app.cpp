@@ -9,6 +9,8 @@
 #include "musatop/cli/one_shot.hpp"
 #include "musatop/cli/recording_commands.hpp"
 #include "musatop/cli/options.hpp"
+#include "musatop/cli/screen_settings.hpp"
+#include "musatop/cli/settings.hpp"
 #include <signal.h>
 
 #include <cstdlib>
@@ -27,50 +29,11 @@ namespace musatop::cli {
 namespace {
 
 std::unique_ptr<Source> make_source(const Options& options) {
-    if (options.demo) return std::make_unique<DemoSource>();
+    if (options.demo) return std::make_unique<DemoSource>(options.health);
     gmi::GmiSettings settings;
     settings.executable = options.gmi;
     settings.timeout = std::chrono::duration_cast<std::chrono::milliseconds>(Seconds(options.timeout_seconds));
-    return std::make_unique<LocalSource>(settings);
-}
-
-std::string login_name() {
-    for (const char* variable : {"LOGNAME", "USER", "LNAME", "USERNAME"})
-        if (const char* value = std::getenv(variable); value && *value) return value;
-    return procfs::username_for_uid(::getuid());
-}
-
-// `--record FILE`: the recorder opens with the first snapshot (its host names the
-// header); a size limit (SIGXFSZ) then stops the recording, not the screen.
-std::function<std::optional<std::string>(const Snapshot&)> screen_recorder(const Options& options) {
-    auto recorder = std::make_shared<std::unique_ptr<replay::Recorder>>();
-    return [recorder, file = *options.record_file, interval = options.interval_seconds, filter = options.filter](
-               const Snapshot& snapshot) -> std::optional<std::string> {
-        if (!*recorder) {
-            ::signal(SIGXFSZ, SIG_IGN);
-            replay::Header header{kVersion, snapshot.host.hostname, interval, snapshot.sampled_at};
-            auto opened = replay::Recorder::open({file, replay::OpenMode::create, std::nullopt, 5}, header);
-            if (!opened.ok()) return opened.error();
-            *recorder = std::move(opened.value());
-        }
-        // The command line's filters choose what is kept; the screen's own are for looking.
-        if (auto written = (*recorder)->append(apply_view(snapshot, filter)); !written.ok()) return written.error();
-        return std::nullopt;
-    };
-}
-
-tui::TuiSettings tui_settings(const Options& options) {
-    tui::TuiSettings settings;
-    settings.interval = to_duration(Seconds(options.interval_seconds));
-    settings.filter = options.filter;
-    settings.ascii = options.ascii;
-    settings.color = !options.no_color && !std::getenv("NO_COLOR");
-    settings.login_name = login_name();
-    if (options.record_file) {
-        settings.on_snapshot = screen_recorder(options);
-        settings.badge = "REC " + *options.record_file;
-    }
-    return settings;
+    return std::make_unique<LocalSource>(settings, options.health);
 }
 
 // The agent's settings; a bad address or web config is a usage error (exit 2).
@@ -96,11 +59,20 @@ Result<serve::ServeSettings> serve_settings(const Options& options) {
 }  // namespace
 
 int run_program(const std::vector<std::string>& args, bool stdout_closed) {
-    const ParseResult parsed = parse_command_line(args);
+    ParseResult parsed = parse_command_line(args);
     std::cout << parsed.stdout_text << std::flush;
     std::cerr << parsed.stderr_text << std::flush;
     if (parsed.exit_code) return *parsed.exit_code;
-    const Options& options = parsed.options;
+    const auto getenv = [](const char* name) { return std::getenv(name); };
+    if (parsed.options.write_config) return write_config_file(parsed.options, getenv);
+    Options& options = parsed.options;
+    const bool screen = !options.once && !options.json && !options.serve && !options.record;
+    const auto loaded = load_settings(options, parsed.explicit_keys, screen, setting_paths(getenv), getenv);
+    if (!loaded.ok()) {
+        std::cerr << "musatop: error: " << loaded.error() << "\n";
+        return 2;
+    }
+    for (const auto& warning : loaded->warnings) std::cerr << "musatop: " << warning << "\n";
     if (stdout_closed) {
         std::cerr << "musatop: cannot write the output: standard output is closed\n";
         return 1;
@@ -131,7 +103,7 @@ int run_program(const std::vector<std::string>& args, bool stdout_closed) {
             return 2;
         }
         if (options.once || options.json || !interactive) return run_one_shot(options, *source);
-        return tui::run_tui(tui_settings(options), std::move(source));
+        return tui::run_tui(screen_settings(options, loaded->state_path), std::move(source));
     } catch (const std::exception& error) {
         std::cerr << "musatop: " << error.what() << "\n";
         return 1;

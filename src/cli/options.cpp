@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 
 #include "musatop/replay/recorder.hpp"
+#include "musatop/cli/settings.hpp"
 #include "musatop/util/text.hpp"
 
 namespace musatop::cli {
@@ -99,6 +100,16 @@ ParseResult parse_command_line(const std::vector<std::string>& args) {
         ->type_name("FILE");
     app.add_option("--timeout", timeout, "Time limit for each mthreads-gmi call, 0.1 to 60 s (default: 3)")
         ->type_name("SECONDS");
+    bool no_mouse = false;
+    app.add_flag("--no-mouse", no_mouse, "Ignore the mouse on the screen (the terminal selects text as usual)");
+    app.add_option("--config", o.config_file, "Read settings from FILE instead of the usual config files")
+        ->type_name("FILE");
+    app.add_flag("--no-config", o.no_config, "Read no config file (MUSATOP_* variables still apply)");
+    app.add_option("--write-config", o.write_config,
+                   "Write the default settings with comments to FILE (default: the user config file) and exit")
+        ->expected(0, 1)
+        ->type_name("[FILE]");
+    app.add_flag("--force", o.force, "With --write-config: replace an existing file");
     ServeOptions serve_options;
     CLI::App* serve = app.add_subcommand(
         "serve", "Run the node agent: Prometheus /metrics and the JSON snapshot over HTTP (see docs/serve.md)");
@@ -148,8 +159,9 @@ ParseResult parse_command_line(const std::vector<std::string>& args) {
         "SIGHUP (129) or SIGQUIT (131).");
     serve->footer(
         "The agent also takes --interval, --gmi, --timeout, --gpu, --pid, --user, --job,\n"
-        "--container, --sort, --reverse and --demo as described in 'musatop --help'. It listens on loopback unless\n"
-        "--listen says otherwise, and stops on SIGTERM, SIGINT or SIGHUP (exit 0).");
+        "--container, --sort, --reverse and --demo as described in 'musatop --help'.\n"
+        "It listens on loopback unless --listen says otherwise, and stops on SIGTERM,\n"
+        "SIGINT or SIGHUP (exit 0).");
 
     std::vector<std::string> reversed(args.rbegin(), args.rend());
     try {
@@ -176,6 +188,16 @@ ParseResult parse_command_line(const std::vector<std::string>& args) {
             throw UsageError{"argument --sort: invalid choice: '" + sort +
                              "' (choose from 'gpu_memory', 'cpu', 'rss', 'pid', 'user', 'gpu')"};
         o.filter.sort = *field;
+        o.mouse = !no_mouse;
+        if (o.config_file && o.no_config) throw UsageError{"--config and --no-config exclude each other"};
+        if (o.force && !o.write_config && !record->parsed())
+            throw UsageError{"--force applies to --write-config (and to 'record')"};
+        // Flags given on this command line: config files and variables cannot change them.
+        for (const auto& key : setting_keys()) {
+            if (key.flag.empty()) continue;
+            CLI::App* owner = key.key.starts_with("serve.") ? serve : &app;
+            if (owner->get_option(std::string(key.flag))->count() > 0) result.explicit_keys.insert(std::string(key.key));
+        }
         if (o.record_file && (o.once || o.json || serve->parsed() || record->parsed() || replay->parsed()))
             throw UsageError{"--record records the screen; 'musatop record FILE' records without one"};
         if (serve->parsed()) {

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "musatop/cli/screen_settings.hpp"
 #include "musatop/model/view_filter.hpp"
 #include "musatop/output/format.hpp"
 #include "musatop/output/json_output.hpp"
@@ -134,10 +135,8 @@ int run_replay(const Options& options) {
     if (!options.json && !options.once && ::isatty(STDIN_FILENO) && ::isatty(STDOUT_FILENO)) {
         replay::ReplayPlayer player(std::move(recording.value().snapshots), options.filter.gpu_indices);
         player.start();
-        tui::TuiSettings settings;
-        settings.filter = options.filter;
-        settings.ascii = options.ascii;
-        settings.color = !options.no_color && !std::getenv("NO_COLOR");
+        // A replay has no choices of its own to remember.
+        tui::TuiSettings settings = screen_settings(options, std::nullopt);
         if (o.at) player.control(ReplayCommand::jump, *o.at);
         return tui::run_screen(settings, player);
     }

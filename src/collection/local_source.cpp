@@ -4,7 +4,8 @@
 
 namespace musatop {
 
-LocalSource::LocalSource(gmi::GmiSettings settings) : settings_(settings), gmi_(std::move(settings)) {}
+LocalSource::LocalSource(gmi::GmiSettings settings, HealthThresholds health)
+    : settings_(settings), gmi_(std::move(settings)), health_(health) {}
 
 Snapshot LocalSource::collect(const CancelToken& cancel) {
     Snapshot snapshot;

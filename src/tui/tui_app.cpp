@@ -40,9 +40,13 @@ public:
           terminal_(terminal),
           ascii_(settings.ascii || !locale_is_utf8()),
           on_snapshot_(settings.on_snapshot),
+          on_choices_(settings.on_choices),
           badge_(settings.badge) {
         state_.filter = settings.filter;
         state_.login_name = settings.login_name;
+        state_.compact = settings.compact;
+        state_.trends_visible = settings.trends;
+        choices_ = choices();
     }
 
     void run() {
@@ -84,6 +88,7 @@ public:
                 case Effect::redraw: break;
             }
             if (key->kind == KeyKind::redraw) terminal_.repaint_everything();
+            remember_choices();
             dirty = true;
         }
     }
@@ -165,6 +170,17 @@ private:
     }
 
     // `y` in the dialog: check against the newest completed sample first.
+    ScreenChoices choices() const {
+        return {state_.filter.sort, state_.filter.reverse, state_.compact, state_.trends_visible};
+    }
+
+    // The user changed what the next start should restore.
+    void remember_choices() {
+        if (!on_choices_ || choices() == choices_) return;
+        choices_ = choices();
+        if (auto error = on_choices_(choices_)) show_message(state_, "Settings not saved: " + *error, monotonic_now());
+    }
+
     void confirm_termination() {
         frame_ = sampler_.latest();
         rebuild_view(monotonic_now());
@@ -178,6 +194,8 @@ private:
     CursesTerminal& terminal_;
     bool ascii_;
     std::function<std::optional<std::string>(const Snapshot&)> on_snapshot_;
+    std::function<std::optional<std::string>(const ScreenChoices&)> on_choices_;
+    ScreenChoices choices_;
     std::string badge_;
     UiState state_;
     Frame frame_;

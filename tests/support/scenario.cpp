@@ -37,7 +37,8 @@ RunResult run_spec(const std::vector<std::string>& argv, const std::vector<std::
 RunResult Scenario::run_script(const std::string& script, std::chrono::milliseconds limit) const {
     write_text(dir_ / "script.sh", script);
     return run_spec({"/bin/bash", (dir_ / "script.sh").string(), MUSATOP_BINARY},
-                    {"PATH=" + path_variable(), "FAKE_GMI_DIR=" + dir_.path().string(), "MUSA_HOME=", "MUSA_PATH="},
+                    {"PATH=" + path_variable(), "FAKE_GMI_DIR=" + dir_.path().string(), "MUSA_HOME=", "MUSA_PATH=",
+                     "HOME=" + (dir_ / "home").string()},
                     limit);
 }
 
@@ -47,6 +48,7 @@ RunResult Scenario::run(const std::vector<std::string>& args, std::chrono::milli
     argv.insert(argv.end(), args.begin(), args.end());
     std::vector<std::string> env = {"PATH=" + path_variable(), "FAKE_GMI_DIR=" + dir_.path().string(),
                                     "MUSA_HOME=", "MUSA_PATH=", "TZ=UTC"};
+    for (const auto& entry : private_home()) env.push_back(entry);
     // Later entries win: the caller's environment overrides the scenario's.
     std::vector<std::string> merged = extra_env;
     for (const auto& entry : env) {
@@ -56,6 +58,10 @@ RunResult Scenario::run(const std::vector<std::string>& args, std::chrono::milli
         if (!overridden) merged.push_back(entry);
     }
     return run_spec(argv, merged, limit);
+}
+
+std::vector<std::string> Scenario::private_home() const {
+    return {"HOME=" + (dir_ / "home").string(), "XDG_CONFIG_HOME=", "XDG_STATE_HOME="};
 }
 
 int Scenario::calls(const std::string& kind) const {

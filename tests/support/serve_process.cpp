@@ -73,6 +73,7 @@ ServeProcess::ServeProcess(const Scenario& scenario, const std::vector<std::stri
     const std::string log_path = (scenario.dir() / "serve.log").string();
     std::vector<std::string> env = {"PATH=" + scenario.path_variable(), "FAKE_GMI_DIR=" + scenario.dir().string(),
                                     "MUSA_HOME=", "MUSA_PATH=", "TZ=UTC"};
+    for (const auto& entry : scenario.private_home()) env.push_back(entry);
     for (char** e = environ; *e; ++e) {
         const std::string entry(*e);
         const std::string name = entry.substr(0, entry.find('=') + 1);

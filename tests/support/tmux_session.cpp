@@ -31,7 +31,8 @@ TmuxSession::TmuxSession(const Scenario& scenario, const std::vector<std::string
     : scenario_(scenario), socket_(unique_socket()) {
     const auto dir = scenario.dir();
     std::string command = "stty -g > " + shell_quote((dir / "stty.before").string()) + "; env";
-    for (const auto& entry : env) command += " " + shell_quote(entry);
+    for (const auto& entry : scenario.private_home()) command += " " + shell_quote(entry);
+    for (const auto& entry : env) command += " " + shell_quote(entry);  // later entries win
     for (const auto& word : launcher) command += " " + shell_quote(word);
     command += " " + shell_quote(MUSATOP_BINARY);
     for (const auto& arg : args) command += " " + shell_quote(arg);

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "musatop/model/health.hpp"
 #include "musatop/model/view_filter.hpp"
 #include "musatop/util/version.hpp"
 
@@ -56,6 +57,17 @@ struct Options {
     std::optional<ServeOptions> serve;    // set for `musatop serve`
     std::optional<RecordOptions> record;  // set for `musatop record`
     std::optional<ReplayOptions> replay;  // set for `musatop replay`
+    // Defaults the config file may change (docs/config.md); the screen's c and h.
+    bool compact = false;
+    bool trends = true;
+    bool mouse = true;
+    HealthThresholds health;
+    // Where settings come from: --config FILE instead of the usual files, or none.
+    std::optional<std::string> config_file;
+    bool no_config = false;
+    // --write-config [FILE]: write the defaults ("" = the user config path) and exit.
+    std::optional<std::string> write_config;
+    bool force = false;
 };
 
 struct ParseResult {
@@ -64,6 +76,9 @@ struct ParseResult {
     std::string stdout_text;
     std::string stderr_text;
     Options options;
+    // Setting keys (settings.hpp) the command line gave explicitly: no other
+    // source may change them.
+    std::set<std::string> explicit_keys;
 };
 
 ParseResult parse_command_line(const std::vector<std::string>& args);

@@ -15,7 +15,7 @@ namespace musatop {
 
 class LocalSource final : public Source {
 public:
-    explicit LocalSource(gmi::GmiSettings settings);
+    explicit LocalSource(gmi::GmiSettings settings, HealthThresholds health = {});
     Snapshot collect(const CancelToken& cancel) override;
     std::string describe() const override;
 

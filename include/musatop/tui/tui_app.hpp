@@ -14,6 +14,15 @@
 
 namespace musatop::tui {
 
+// What the user can change on the screen and the program remembers (state.toml).
+struct ScreenChoices {
+    SortField sort = SortField::gpu_memory;
+    bool reverse = false;
+    bool compact = false;
+    bool trends = true;
+    bool operator==(const ScreenChoices&) const = default;
+};
+
 // What the screen needs from the command line; the cli layer fills it in.
 struct TuiSettings {
     std::chrono::steady_clock::duration interval = std::chrono::seconds(1);
@@ -25,6 +34,12 @@ struct TuiSettings {
     // is shown on the status line, the screen keeps running.
     std::function<std::optional<std::string>(const Snapshot&)> on_snapshot;
     std::string badge;  // shown after the title while on_snapshot runs ("REC day.rec")
+    bool compact = false;  // the c and h toggles' first state
+    bool trends = true;
+    bool mouse = true;  // clicks and the wheel (--no-mouse turns them off)
+    // Called after a key changed sort, direction, compact or trends; an error text
+    // is shown on the status line.
+    std::function<std::optional<std::string>(const ScreenChoices&)> on_choices;
 };
 
 // The live screen: a sampler over `source`.

@@ -133,7 +133,7 @@ Snapshot make_demo_snapshot(double t, WallTime now) {
     return s;
 }
 
-DemoSource::DemoSource() : started_(std::chrono::steady_clock::now()) {}
+DemoSource::DemoSource(HealthThresholds health) : started_(std::chrono::steady_clock::now()), health_(health) {}
 
 Snapshot DemoSource::collect(const CancelToken& /*cancel*/) {
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();

@@ -15,7 +15,7 @@ Snapshot make_demo_snapshot(double elapsed_seconds, WallTime now);
 
 class DemoSource final : public Source {
 public:
-    DemoSource();
+    explicit DemoSource(HealthThresholds health = {});
     Snapshot collect(const CancelToken& cancel) override;
     std::string describe() const override { return "demo (synthetic GPUs)"; }
 

@@ -1,0 +1,192 @@
+// Reading settings from TOML and the environment, writing the defaults.
+#include <toml++/toml.h>
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "musatop/cli/settings.hpp"
+#include "musatop/util/text.hpp"
+
+namespace musatop::cli {
+namespace {
+
+const SettingKey* find_key(std::string_view name) {
+    for (const auto& key : setting_keys())
+        if (key.key == name) return &key;
+    return nullptr;
+}
+
+bool is_section(std::string_view name) {
+    for (const auto& key : setting_keys())
+        if (key.key.size() > name.size() && key.key.starts_with(name) && key.key[name.size()] == '.') return true;
+    return false;
+}
+
+std::string number_text(double value) {
+    std::ostringstream out;
+    out << value;
+    return out.str();
+}
+
+std::string choices_text(std::string_view choices) {
+    std::string out(choices);
+    std::replace(out.begin(), out.end(), '|', ',');
+    return out;
+}
+
+// Range and choice checks shared by the file and the environment.
+std::optional<std::string> check(const SettingKey& key, const SettingValue& value) {
+    if (key.kind == SettingKind::number) {
+        const double number = std::get<double>(value);
+        if (!std::isfinite(number) || number < key.min || number > key.max)
+            return number_text(number) + " is out of range (" + number_text(key.min) + " to " + number_text(key.max) + ")";
+    }
+    if (key.kind == SettingKind::choice) {
+        const auto& text = std::get<std::string>(value);
+        std::string_view rest = key.choices;
+        while (!rest.empty()) {
+            const auto bar = rest.find('|');
+            if (rest.substr(0, bar) == text) return std::nullopt;
+            rest = bar == std::string_view::npos ? std::string_view() : rest.substr(bar + 1);
+        }
+        return "'" + text + "' is not one of " + choices_text(key.choices);
+    }
+    return std::nullopt;
+}
+
+const char* kind_name(SettingKind kind) {
+    switch (kind) {
+        case SettingKind::boolean: return "true or false";
+        case SettingKind::number: return "a number";
+        case SettingKind::text:
+        case SettingKind::choice: return "a string";
+    }
+    return "a value";
+}
+
+std::optional<SettingValue> toml_value(const SettingKey& key, const toml::node& node) {
+    switch (key.kind) {
+        case SettingKind::boolean:
+            if (node.is_boolean()) return SettingValue(*node.value<bool>());
+            break;
+        case SettingKind::number:
+            if (node.is_integer() || node.is_floating_point()) return SettingValue(*node.value<double>());
+            break;
+        case SettingKind::text:
+        case SettingKind::choice:
+            if (node.is_string()) return SettingValue(*node.value<std::string>());
+            break;
+    }
+    return std::nullopt;
+}
+
+struct Invalid {
+    std::string message;
+};
+
+std::string at(const std::string& path, const toml::source_region& source) {
+    return path + ":" + std::to_string(source.begin.line) + ":" + std::to_string(source.begin.column) + ": ";
+}
+
+void read_table(const toml::table& table, const std::string& prefix, const std::string& path, SettingLayer& layer) {
+    for (const auto& [name, node] : table) {
+        const std::string full = prefix + std::string(name.str());
+        if (node.is_table() && prefix.empty() && is_section(full)) {
+            read_table(*node.as_table(), full + ".", path, layer);
+            continue;
+        }
+        const SettingKey* key = find_key(full);
+        if (!key) throw Invalid{at(path, name.source()) + "unknown key '" + full + "'"};
+        const auto value = toml_value(*key, node);
+        if (!value) throw Invalid{at(path, node.source()) + full + ": expected " + kind_name(key->kind)};
+        if (const auto wrong = check(*key, *value)) throw Invalid{at(path, node.source()) + full + ": " + *wrong};
+        layer.values.emplace_back(key, *value);
+    }
+}
+
+std::optional<bool> boolean_text(std::string_view text) {
+    const std::string word = text::fold_case(text::trim(text));
+    if (word == "1" || word == "true" || word == "yes" || word == "on") return true;
+    if (word == "0" || word == "false" || word == "no" || word == "off") return false;
+    return std::nullopt;
+}
+
+}  // namespace
+
+Result<SettingLayer> parse_settings_toml(std::string_view text, const std::string& path) {
+    SettingLayer layer{path, {}};
+    try {
+        const toml::table table = toml::parse(text, path);
+        read_table(table, "", path, layer);
+    } catch (const toml::parse_error& error) {
+        return Error{at(path, error.source()) + std::string(error.description())};
+    } catch (const Invalid& invalid) {
+        return Error{invalid.message};
+    }
+    return layer;
+}
+
+Result<SettingLayer> settings_from_environment(const std::function<const char*(const char*)>& getenv) {
+    SettingLayer layer{"the environment", {}};
+    if (const char* no_color = getenv("NO_COLOR"); no_color && *no_color)  // no-color.org: any non-empty value
+        layer.values.emplace_back(find_key("color"), SettingValue(false));
+    for (const auto& key : setting_keys()) {
+        const std::string name = environment_name(key);
+        const char* raw = getenv(name.c_str());
+        if (!raw) continue;
+        const std::string where = "environment " + name + ": ";
+        std::optional<SettingValue> value;
+        if (key.kind == SettingKind::boolean) {
+            if (const auto flag = boolean_text(raw)) value = *flag;
+        } else if (key.kind == SettingKind::number) {
+            if (const auto number = parse_seconds(raw)) value = *number;
+        } else {
+            value = std::string(raw);
+        }
+        if (!value) return Error{where + "expected " + kind_name(key.kind) + ", got '" + raw + "'"};
+        if (const auto wrong = check(key, *value)) return Error{where + *wrong};
+        layer.values.emplace_back(&key, *value);
+    }
+    return layer;
+}
+
+void apply_settings(Options& options, const SettingLayer& layer, const std::set<std::string>& explicit_keys) {
+    for (const auto& [key, value] : layer.values)
+        if (!explicit_keys.count(std::string(key->key))) key->apply(options, value);
+}
+
+std::string default_config_text() {
+    std::string out =
+        "# musatop configuration (TOML). Every key is optional; these are the built-in\n"
+        "# defaults. Read from $XDG_CONFIG_HOME/musatop/config.toml, then\n"
+        "# /etc/musatop/config.toml; command-line flags and MUSATOP_* variables win.\n";
+    std::string section;
+    for (const auto& key : setting_keys()) {
+        const auto dot = key.key.find('.');
+        const std::string key_section = dot == std::string_view::npos ? "" : std::string(key.key.substr(0, dot));
+        if (key_section != section) {
+            section = key_section;
+            out += "\n[" + section + "]\n";
+        }
+        out += "\n# " + std::string(key.comment);
+        if (key.kind == SettingKind::choice) out += " One of: " + choices_text(key.choices) + ".";
+        if (!key.flag.empty()) out += " Flag: " + std::string(key.flag) + ".";
+        out += "\n" + std::string(dot == std::string_view::npos ? key.key : key.key.substr(dot + 1)) + " = " +
+               std::string(key.default_toml) + "\n";
+    }
+    return out;
+}
+
+SettingPaths setting_paths(const std::function<const char*(const char*)>& getenv) {
+    const auto base = [&](const char* variable, const char* under_home) -> std::string {
+        const char* value = getenv(variable);
+        if (value && *value == '/') return value;  // the XDG spec ignores relative paths
+        const char* home = getenv("HOME");
+        return std::string(home && *home ? home : "/") + under_home;
+    };
+    return SettingPaths{base("XDG_CONFIG_HOME", "/.config") + "/musatop/config.toml", "/etc/musatop/config.toml",
+                        base("XDG_STATE_HOME", "/.local/state") + "/musatop/state.toml"};
+}
+
+}  // namespace musatop::cli

@@ -1,0 +1,74 @@
+#include "musatop/cli/state_file.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "musatop/util/unique_fd.hpp"
+
+namespace musatop::cli {
+namespace {
+
+constexpr const char* kStateKeys[] = {"sort", "reverse", "compact", "trends"};
+
+bool is_state_key(std::string_view key) {
+    for (const char* name : kStateKeys)
+        if (key == name) return true;
+    return false;
+}
+
+std::string state_text(const tui::ScreenChoices& c) {
+    const auto flag = [](bool b) { return b ? "true" : "false"; };
+    return std::string("# Written by musatop: what was last chosen on the screen. Flags and\n"
+                       "# MUSATOP_* variables win over it; delete the file to forget.\n") +
+           "sort = \"" + to_string(c.sort) + "\"\nreverse = " + flag(c.reverse) + "\ncompact = " + flag(c.compact) +
+           "\ntrends = " + flag(c.trends) + "\n";
+}
+
+}  // namespace
+
+Result<SettingLayer> read_state(const std::string& path) {
+    std::ifstream file(path);
+    if (!file) {
+        if (errno == ENOENT) return SettingLayer{path, {}};
+        return Error{path + ": " + std::strerror(errno)};
+    }
+    std::stringstream text;
+    text << file.rdbuf();
+    auto layer = parse_settings_toml(text.str(), path);
+    if (!layer.ok()) return layer;
+    for (const auto& [key, value] : layer->values)
+        if (!is_state_key(key->key)) return Error{path + ": '" + std::string(key->key) + "' is not a screen setting"};
+    return layer;
+}
+
+std::optional<std::string> write_state(const std::string& path, const tui::ScreenChoices& choices) {
+    namespace fs = std::filesystem;
+    std::error_code error;
+    fs::create_directories(fs::path(path).parent_path(), error);
+    if (error) return fs::path(path).parent_path().string() + ": " + error.message();
+    const std::string temporary = path + ".tmp." + std::to_string(::getpid());
+    const std::string text = state_text(choices);
+    {
+        UniqueFd fd(::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
+        if (!fd.valid()) return temporary + ": " + std::strerror(errno);
+        if (::write(fd.get(), text.data(), text.size()) != static_cast<ssize_t>(text.size()) || ::fsync(fd.get()) != 0) {
+            const std::string why = std::strerror(errno);
+            ::unlink(temporary.c_str());
+            return temporary + ": " + why;
+        }
+    }
+    if (::rename(temporary.c_str(), path.c_str()) != 0) {
+        const std::string why = std::strerror(errno);
+        ::unlink(temporary.c_str());
+        return path + ": " + why;
+    }
+    return std::nullopt;
+}
+
+}  // namespace musatop::cli
