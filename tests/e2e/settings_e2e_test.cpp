@@ -1,0 +1,74 @@
+// The config file and the environment from the built binary: errors stop it
+// before anything runs, --write-config never replaces a file unasked, and the
+// precedence of flags, variables and files.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "scenario.hpp"
+
+using namespace musatop::testing;
+
+namespace {
+
+std::filesystem::path user_config(const Scenario& scenario) {
+    const auto path = scenario.dir() / "home/.config/musatop/config.toml";
+    std::filesystem::create_directories(path.parent_path());
+    return path;
+}
+
+}  // namespace
+
+TEST(SettingsE2e, ABadConfigNamesFileLineAndColumnAndExits2BeforeGmiRuns) {
+    Scenario scenario;
+    scenario.use_reference_fixtures();
+    const auto path = user_config(scenario);
+    std::ofstream(path) << "interval = 1\n\n[serve]\nlisten = 9499\n";
+    const auto run = scenario.run({"--json"});
+    EXPECT_EQ(run.exit_code, 2);
+    EXPECT_EQ(run.err, "musatop: error: " + path.string() + ":4:10: serve.listen: expected a string\n");
+    EXPECT_TRUE(run.out.empty());
+    EXPECT_EQ(scenario.calls("query"), 0);  // nothing started on a half-read config
+    const auto ignored = scenario.run({"--json", "--no-config"});
+    EXPECT_EQ(ignored.exit_code, 0) << ignored.err;
+    const auto bad_variable = scenario.run({"--json"}, std::chrono::seconds(10), {"MUSATOP_TIMEOUT=forever"});
+    EXPECT_EQ(bad_variable.exit_code, 2);
+}
+
+TEST(SettingsE2e, WriteConfigNeverReplacesWithoutForce) {
+    Scenario scenario;
+    const auto written = scenario.run({"--write-config"});
+    EXPECT_EQ(written.exit_code, 0) << written.err;
+    const auto path = user_config(scenario);
+    ASSERT_TRUE(std::filesystem::exists(path));
+    std::ofstream(path, std::ios::app) << "# mine\n";
+    const auto again = scenario.run({"--write-config"});
+    EXPECT_EQ(again.exit_code, 1);
+    EXPECT_NE(again.err.find("exists; add --force"), std::string::npos);
+    EXPECT_NE(read_text(path).find("# mine"), std::string::npos);
+    EXPECT_EQ(scenario.run({"--write-config", "--force"}).exit_code, 0);
+    EXPECT_EQ(read_text(path).find("# mine"), std::string::npos);
+    const auto elsewhere = scenario.dir() / "other.toml";
+    EXPECT_EQ(scenario.run({"--write-config", elsewhere.string()}).exit_code, 0);
+    // What it wrote is a valid config that changes nothing.
+    scenario.use_reference_fixtures();
+    EXPECT_EQ(scenario.run({"--json", "--config", elsewhere.string()}).exit_code, 0);
+    EXPECT_EQ(scenario.run({"--force"}).exit_code, 2);  // --force alone is a usage error
+}
+
+TEST(SettingsE2e, FlagsBeatVariablesBeatTheFile) {
+    Scenario scenario;
+    scenario.set_fixture("query.out", "gmi_query.json");
+    scenario.set("summary.out", gmi_process_table({{0, 4000001, "a", 1}, {3, 4000002, "b", 2}}));
+    std::ofstream(user_config(scenario)) << "sort = \"pid\"\nreverse = true\n";
+    const auto file = scenario.run({"--json"});
+    EXPECT_EQ(nlohmann::json::parse(file.out)["processes"][0]["pid"], 4000002);  // the file: pid, reversed
+    const auto variable = scenario.run({"--json"}, std::chrono::seconds(10), {"MUSATOP_REVERSE=no"});
+    EXPECT_EQ(nlohmann::json::parse(variable.out)["processes"][0]["pid"], 4000001);
+    const auto flag = scenario.run({"--json", "--sort", "gpu_memory"}, std::chrono::seconds(10), {"MUSATOP_SORT=pid"});
+    // gpu_memory from the flag, reversed by the file: the smaller (1 MiB) first.
+    EXPECT_EQ(nlohmann::json::parse(flag.out)["processes"][0]["pid"], 4000001);
+}
