@@ -5,6 +5,7 @@
 #include "musatop/model/history.hpp"
 #include "musatop/model/process_identity.hpp"
 #include "musatop/tui/key_table.hpp"
+#include "musatop/tui/screens/process_columns.hpp"
 #include "musatop/util/utf8.hpp"
 
 namespace musatop::tui {
@@ -106,6 +107,56 @@ void open_modal(UiState& state, Modal modal, std::optional<GpuProcess> process =
     state.modal_process = std::move(process);
 }
 
+// A header cell sorts by its field; the same cell again reverses the order.
+void sort_by_header(UiState& state, const Key& key, const ScreenRegions& r) {
+    const auto field = sort_field_at(key.column, r.compact, r.job_column);
+    if (!field) return;
+    state.filter.reverse = *field == state.filter.sort ? !state.filter.reverse : false;
+    state.filter.sort = *field;
+}
+
+void click_process(UiState& state, const Key& key, const ScreenContext& c) {
+    const int index = state.process_offset + key.row - c.regions.process_top;
+    if (index >= process_count(c)) return;
+    const bool twice = index == state.last_click_index && c.now - state.last_click_at <= kDoubleClick;
+    select_row(state, c, index);
+    state.last_click_index = twice ? -1 : index;  // a third press starts over
+    state.last_click_at = c.now;
+    if (twice) open_modal(state, Modal::details, c.processes[static_cast<std::size_t>(index)]);
+}
+
+Effect handle_mouse(UiState& state, const Key& key, const ScreenContext& c) {
+    const ScreenRegions& r = c.regions;
+    const int step = key.mouse == MouseAction::wheel_up ? -1 : 1;
+    const bool wheel = key.mouse == MouseAction::wheel_up || key.mouse == MouseAction::wheel_down;
+    if (state.modal != Modal::none) {
+        if (!wheel) return Effect::none;
+        state.modal_scroll = std::max(0, state.modal_scroll + 3 * step);
+        return Effect::redraw;
+    }
+    const bool on_devices = key.row >= r.device_top && key.row < r.device_top + r.device_rows;
+    const bool on_processes = key.row >= r.process_top && key.row < r.process_top + c.process_page_size;
+    if (wheel && on_devices) {
+        state.device_offset = std::max(0, state.device_offset + step);
+    } else if (wheel) {
+        select_row(state, c, state.selection + 3 * step);
+    } else if (key.mouse != MouseAction::left_press) {
+        return Effect::none;
+    } else if (key.row == r.process_header) {
+        sort_by_header(state, key, r);
+    } else if (on_processes) {
+        click_process(state, key, c);
+    } else if (on_devices) {
+        const int index = r.device_offset + key.row - r.device_top;
+        if (index < static_cast<int>(c.devices.size()))
+            state.trend_target = trend_identity(c.devices[static_cast<std::size_t>(index)]);
+    } else {
+        return Effect::none;
+    }
+    clamp_scroll(state, c);
+    return Effect::redraw;
+}
+
 }  // namespace
 
 std::string trend_identity(const Device& device) {
@@ -154,6 +205,7 @@ Effect handle_key(UiState& state, const Key& key, const ScreenContext& context) 
     if (key.kind == KeyKind::redraw) return Effect::redraw;
     if (state.search_editing) return handle_search_key(state, key);
     if (state.time_editing) return handle_time_key(state, key);
+    if (key.kind == KeyKind::mouse) return handle_mouse(state, key, context);
     if (state.modal != Modal::none) return handle_modal_key(state, key, context);
 
     switch (action_for(key, context.replay)) {

@@ -2,6 +2,7 @@
 
 #include <langinfo.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <cwchar>
 #include <string>
@@ -13,6 +14,11 @@
 
 namespace musatop::tui {
 namespace {
+
+// A key code of our own for the SGR mouse prefix, above every ncurses code.
+constexpr int kSgrMouseKey = KEY_MAX + 1;
+constexpr const char* kMouseOn = "\x1b[?1000h\x1b[?1006h";  // press/release + SGR coordinates
+constexpr const char* kMouseOff = "\x1b[?1006l\x1b[?1000l";
 
 std::optional<Key> map_key(int status, wint_t value) {
     if (status == ERR) return std::nullopt;
@@ -65,7 +71,7 @@ bool locale_is_utf8() {
     return folded == "utf8";
 }
 
-Result<std::unique_ptr<CursesTerminal>> CursesTerminal::open(bool want_color) {
+Result<std::unique_ptr<CursesTerminal>> CursesTerminal::open(bool want_color, bool want_mouse) {
     const char* term = std::getenv("TERM");
     if (!term || !*term) return Error{"TERM is not set; use --once or --json without a terminal"};
     std::unique_ptr<CursesTerminal> terminal(new CursesTerminal());
@@ -92,11 +98,21 @@ Result<std::unique_ptr<CursesTerminal>> CursesTerminal::open(bool want_color) {
     ::define_key("\x1b[F", KEY_END);
     ::curs_set(0);
     terminal->init_colors(want_color);
+    if (want_mouse) {
+        ::define_key("\x1b[<", kSgrMouseKey);  // replaces a terminfo kmous of the same prefix
+        std::fputs(kMouseOn, stdout);
+        std::fflush(stdout);
+        terminal->mouse_ = true;
+    }
     return terminal;
 }
 
 CursesTerminal::~CursesTerminal() {
     if (!screen_) return;
+    if (mouse_) {
+        std::fputs(kMouseOff, stdout);
+        std::fflush(stdout);
+    }
     ::endwin();
     ::delscreen(static_cast<SCREEN*>(screen_));
 }
@@ -146,7 +162,23 @@ std::optional<Key> CursesTerminal::read_key(int timeout_ms) {
     timeout(timeout_ms);
     wint_t value = 0;
     const int status = get_wch(&value);
+    if (mouse_ && status == KEY_CODE_YES && value == static_cast<wint_t>(kSgrMouseKey)) return read_mouse_report();
     return map_key(status, value);
+}
+
+// The rest of "ESC [ < b ; x ; y M": already buffered on a local terminal, a few
+// milliseconds behind over SSH. A report cut short is dropped, never typed as keys.
+std::optional<Key> CursesTerminal::read_mouse_report() {
+    std::string body;
+    while (body.size() < 24) {
+        timeout(50);
+        wint_t value = 0;
+        const int status = get_wch(&value);
+        if (status != OK) break;
+        body.push_back(static_cast<char>(value));
+        if (value == L'M' || value == L'm') return parse_sgr_mouse(body).value_or(Key{KeyKind::other});
+    }
+    return Key{KeyKind::other};
 }
 
 void CursesTerminal::draw(const Canvas& canvas) {

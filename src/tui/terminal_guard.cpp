@@ -24,7 +24,9 @@ void on_quit_signal(int signal) { pending_quit_signal = signal; }
 // Async-signal-safe only: tcsetattr and write, then die by the same signal.
 void on_fatal_signal(int signal) {
     if (have_saved_termios) ::tcsetattr(STDIN_FILENO, TCSANOW, &saved_termios);
-    static const char reset[] = "\x1b[0m\x1b[?25h\x1b[?1049l\r\nmusatop: fatal error inside the UI\r\n";
+    // Mouse reporting off too: a shell left with it on prints a report per click.
+    static const char reset[] =
+        "\x1b[?1006l\x1b[?1000l\x1b[0m\x1b[?25h\x1b[?1049l\r\nmusatop: fatal error inside the UI\r\n";
     if (::write(STDOUT_FILENO, reset, sizeof reset - 1) < 0) {
         // Nothing left to report to.
     }

@@ -162,6 +162,7 @@ private:
         state_.modal_scroll = geometry.modal_scroll;
         context_.process_page_size = geometry.process_page_size;
         context_.device_page_size = geometry.layout.device_page_size;
+        context_.regions = mouse_regions(geometry);
         clamp_scroll(state_, context_);
         terminal_.draw(canvas);
         drawn_width_ = canvas.width();
@@ -215,7 +216,7 @@ int run_screen(const TuiSettings& settings, FrameFeed& feed) {
     int signal_received = 0;
     {
         TerminalGuard guard;
-        auto terminal = CursesTerminal::open(settings.color);
+        auto terminal = CursesTerminal::open(settings.color, settings.mouse);
         if (!terminal.ok()) {
             failure = terminal.error();
         } else {

@@ -76,6 +76,21 @@ void TmuxSession::keys(const std::vector<std::string>& tmux_keys) const {
 
 void TmuxSession::type(const std::string& text) const { tmux({"send-keys", "-t", "main", "-l", text}); }
 
+void TmuxSession::mouse(int row, int column, int button, int times) const {
+    const std::string where = std::to_string(button) + ";" + std::to_string(column + 1) + ";" + std::to_string(row + 1);
+    std::string report = "\x1b[<" + where + "M";
+    if (button < 64) report += "\x1b[<" + where + "m";
+    std::string reports;
+    for (int i = 0; i < times; ++i) reports += report;
+    type(reports);
+}
+
+std::string TmuxSession::pane_format(const std::string& format) const {
+    std::string out = tmux({"display-message", "-p", "-t", "main", format});
+    while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
+    return out;
+}
+
 void TmuxSession::resize(int width, int height) const {
     tmux({"resize-window", "-t", "main", "-x", std::to_string(width), "-y", std::to_string(height)});
 }

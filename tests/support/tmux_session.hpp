@@ -27,6 +27,13 @@ public:
     void keys(const std::vector<std::string>& tmux_keys) const;  // e.g. {"Down", "Enter"}
     void type(const std::string& text) const;                    // literal characters
     void resize(int width, int height) const;
+    // A mouse report as a terminal in SGR 1006 mode sends it (row and column from
+    // 0): button 0 left, 64/65 the wheel; a press, then a release for buttons.
+    // `times` reports go in one write, as a fast double-click arrives.
+    void mouse(int row, int column, int button = 0, int times = 1) const;
+    // A tmux format about the pane, e.g. "#{mouse_sgr_flag}": what modes the
+    // program asked the terminal for.
+    std::string pane_format(const std::string& format) const;
     // Sends a signal to this session's musatop only (the child of the pane's shell).
     void signal_program(const std::string& signal_name) const;
 

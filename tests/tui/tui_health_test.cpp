@@ -41,7 +41,9 @@ TEST(TuiHealth, MarkerNoteAndGpuDetailsAt80x24And200x50) {
         EXPECT_TRUE(has(tui.screen(), "! Host: GMI counts 3 attached GPUs"));
         EXPECT_TRUE(has(tui.screen(), "Serial: MY10YL225BF06077"));
         EXPECT_TRUE(has(tui.screen(), "PCIe: gen 5 of gen 5, x16 of x16"));
-        tui.keys({"Escape", "g", "g", "i"});  // the trend target picks one GPU
+        tui.keys({"Escape"});
+        ASSERT_TRUE(tui.wait_for_absent("GPU details"));
+        tui.keys({"g", "g", "i"});  // the trend target picks one GPU
         ASSERT_TRUE(tui.wait_for("GPU 1 MTT S5000 ! 5 finding(s)")) << tui.screen();
         EXPECT_FALSE(has(tui.screen(), "MY10YL225BF06077"));  // GPU 0 is not in this dialog
         EXPECT_TRUE(has(tui.screen(), "PCIe: gen 3 of gen 5, x4 of x16"));

@@ -13,6 +13,17 @@ namespace musatop::tui {
 // replay: state.replay_command (and replay_argument) is for the feed.
 enum class Effect { none, quit, refresh, confirm_termination, redraw, replay };
 
+// Where things are on the drawn screen, for the mouse (rows and columns from 0).
+struct ScreenRegions {
+    int device_top = 4;
+    int device_rows = 0;  // drawn device rows
+    int device_offset = 0;
+    int process_header = -1;  // the column header row
+    int process_top = -1;     // the first process row
+    bool compact = false;
+    bool job_column = false;
+};
+
 // What the key handler needs to know about the screen it acts on.
 struct ScreenContext {
     const Snapshot* unfiltered = nullptr;  // newest data, before filters
@@ -23,7 +34,11 @@ struct ScreenContext {
     int help_line_count = 0;
     bool replay = false;  // the keys of a replay apply
     MonoTime now{};  // for message expiry
+    ScreenRegions regions;
 };
+
+// Two presses on the same process row within this time open its details.
+inline constexpr std::chrono::milliseconds kDoubleClick{400};
 
 inline constexpr std::chrono::seconds kMessageDuration{3};
 

@@ -15,7 +15,10 @@ namespace musatop::tui {
 class CursesTerminal {
 public:
     // Fails with a message (never exits) when TERM is unknown or the terminal unusable.
-    static Result<std::unique_ptr<CursesTerminal>> open(bool want_color);
+    // With `want_mouse`, clicks and the wheel arrive as KeyKind::mouse: reporting
+    // mode 1000 with SGR 1006 coordinates, decoded here whatever TERM says (tmux
+    // and screen entries know only the old X10 form). Off again when destroyed.
+    static Result<std::unique_ptr<CursesTerminal>> open(bool want_color, bool want_mouse = false);
     CursesTerminal(const CursesTerminal&) = delete;
     CursesTerminal& operator=(const CursesTerminal&) = delete;
     ~CursesTerminal();
@@ -33,7 +36,10 @@ private:
     void init_colors(bool want_color);
     short pair_for(const Style& style) const;
 
+    std::optional<Key> read_mouse_report();
+
     void* screen_ = nullptr;  // SCREEN*
+    bool mouse_ = false;
     int palette_size_ = 0;    // gradient colours: 10, 3 or 0
     short unknown_pair_ = 0;
     short metric_pairs_[4] = {0, 0, 0, 0};  // cpu, ram, vram, util

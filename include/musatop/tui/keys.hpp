@@ -1,19 +1,31 @@
 // Keys as the controller sees them, independent of curses key codes.
 #pragma once
 
+#include <optional>
+#include <string_view>
+
 namespace musatop::tui {
 
 enum class KeyKind {
     character, up, down, left, right, page_up, page_down, home, end, enter, escape, backspace, tab, back_tab, refresh, resize,
-    interrupt, redraw, other
+    interrupt, redraw, mouse, other
 };
+
+// What a mouse report (SGR 1006) says happened; modifiers are ignored.
+enum class MouseAction { none, left_press, middle_press, right_press, release, wheel_up, wheel_down };
 
 struct Key {
     KeyKind kind = KeyKind::other;
     char32_t ch = 0;  // for KeyKind::character
+    MouseAction mouse = MouseAction::none;  // for KeyKind::mouse
+    int row = 0, column = 0;                // for KeyKind::mouse, from 0
 
     static Key character(char32_t c) { return Key{KeyKind::character, c}; }
     bool is(char32_t c) const { return kind == KeyKind::character && ch == c; }
 };
+
+// The body of an SGR 1006 mouse report after "ESC [ <": "0;12;5M" (button,
+// column and row from 1, M press / m release); nullopt when malformed.
+std::optional<Key> parse_sgr_mouse(std::string_view body);
 
 }  // namespace musatop::tui

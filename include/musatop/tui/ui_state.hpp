@@ -38,6 +38,9 @@ struct UiState {
     // The GPU details dialog follows live data: the trend target it opened on
     // (none = every GPU shown).
     std::optional<std::string> gpu_details_target;
+    // The last left press on a process row, for double-clicks.
+    int last_click_index = -1;
+    MonoTime last_click_at{};
     std::string message;
     MonoTime message_expires_at{};
 };

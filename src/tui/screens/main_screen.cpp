@@ -44,6 +44,11 @@ int draw_dialog(Canvas& canvas, const ScreenInput& in) {
 
 }  // namespace
 
+ScreenRegions mouse_regions(const ScreenGeometry& g) {
+    return {4, g.device_rows, g.device_offset, g.first_process_row - 1, g.first_process_row, g.layout.compact,
+            g.layout.job_column};
+}
+
 int longest_used_total(const Snapshot& view) {
     int longest = 0;
     for (const auto& d : view.devices)
@@ -71,6 +76,7 @@ ScreenGeometry draw_screen(Canvas& canvas, const ScreenInput& in) {
     g.device_offset = std::clamp(state.device_offset, 0, std::max(0, visible - g.layout.device_page_size));
     const int device_rows = device_rows_drawn(visible, g.device_offset, g.layout);
     g.first_process_row = 4 + device_rows + g.layout.trend_height + 2;
+    g.device_rows = device_rows;
     g.process_page_size = std::max(1, canvas.height() - g.first_process_row - 2);
     if (state.modal != Modal::none) {
         g.modal_scroll = draw_dialog(canvas, in);

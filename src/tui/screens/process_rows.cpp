@@ -4,6 +4,7 @@
 
 #include "musatop/output/format.hpp"
 #include "musatop/output/sanitize.hpp"
+#include "musatop/tui/screens/process_columns.hpp"
 #include "musatop/tui/screens/screen_input.hpp"
 
 namespace musatop::tui {
@@ -41,9 +42,7 @@ void draw_process_block(Canvas& canvas, int top, const ScreenInput& in, const Sc
     const bool compact = g.layout.compact;
     const bool job_column = g.layout.job_column;
     canvas.put(top, 0, title_text(in), kBold);
-    const std::string header = compact ? " GPU     PID USER        GPU MEM COMMAND"
-                                       : std::string(" GPU     PID USER        GPU MEM   CPU%      RSS     TIME ") +
-                                             (job_column ? "JOB          " : "") + "COMMAND";
+    const std::string header = process_header(compact, job_column);
     canvas.put(top + 1, 0, header, Style{Color::none, 0, false, false, false, true});
     const auto& rows = in.view->processes;
     if (rows.empty()) {

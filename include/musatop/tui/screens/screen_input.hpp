@@ -31,6 +31,7 @@ struct ScreenGeometry {
     int device_offset = 0;  // clamped
     int process_page_size = 1;
     int first_process_row = 0;
+    int device_rows = 0;
     int modal_scroll = 0;   // clamped to the dialog's length
 };
 
