@@ -54,8 +54,7 @@ TEST(Prometheus, ARealPrometheusScrapesTheAgent) {
         const std::string data = "--storage.tsdb.path=" + (scenario.dir() / "data").string();
         const std::string listen = "--web.listen-address=127.0.0.1:" + std::to_string(web_port);
         const std::string log = (scenario.dir() / "prometheus.log").string();
-        std::freopen(log.c_str(), "w", stderr);
-        std::freopen("/dev/null", "w", stdout);
+        if (!std::freopen(log.c_str(), "w", stderr) || !std::freopen("/dev/null", "w", stdout)) ::_exit(126);
         ::execl("/usr/bin/prometheus", "prometheus", config.c_str(), data.c_str(), listen.c_str(),
                 "--storage.tsdb.retention.time=1h", static_cast<char*>(nullptr));
         ::_exit(127);

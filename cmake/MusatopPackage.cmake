@@ -1,0 +1,65 @@
+# Installation beyond the binary (man page, completions, the systemd unit, docs)
+# and the Debian package: `cmake --build build --target package`.
+
+# The man page from docs/man/musatop.1.scd (scdoc), compressed as Debian wants it.
+find_program(MUSATOP_SCDOC scdoc)
+find_program(MUSATOP_GZIP gzip)
+if(MUSATOP_SCDOC AND MUSATOP_GZIP)
+  set(man_source ${PROJECT_SOURCE_DIR}/docs/man/musatop.1.scd)
+  set(man_page ${PROJECT_BINARY_DIR}/man/musatop.1.gz)
+  add_custom_command(
+    OUTPUT ${man_page}
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${PROJECT_BINARY_DIR}/man
+    COMMAND sh -c "'${MUSATOP_SCDOC}' < '${man_source}' | '${MUSATOP_GZIP}' -9n > '${man_page}'"
+    DEPENDS ${man_source}
+    COMMENT "musatop(1) from ${man_source}"
+    VERBATIM)
+  add_custom_target(man ALL DEPENDS ${man_page})
+  install(FILES ${man_page} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+else()
+  message(STATUS "scdoc not found: the man page is not built (apt-get install scdoc)")
+endif()
+
+install(FILES packaging/completions/musatop.bash DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions
+        RENAME musatop)
+install(FILES packaging/completions/_musatop DESTINATION ${CMAKE_INSTALL_DATADIR}/zsh/vendor-completions)
+install(FILES packaging/completions/musatop.fish DESTINATION ${CMAKE_INSTALL_DATADIR}/fish/vendor_completions.d)
+# Installed, not enabled: the unit says how to enable it.
+set(MUSATOP_SYSTEMD_UNIT_DIR lib/systemd/system CACHE STRING "Where the musatop-serve unit goes, under the prefix")
+install(FILES packaging/musatop-serve.service DESTINATION ${MUSATOP_SYSTEMD_UNIT_DIR})
+
+# /usr/share/doc/musatop: the README, the changelog and the copyright file.
+set(changelog ${PROJECT_BINARY_DIR}/doc/changelog.gz)
+add_custom_command(
+  OUTPUT ${changelog}
+  COMMAND ${CMAKE_COMMAND} -E make_directory ${PROJECT_BINARY_DIR}/doc
+  COMMAND sh -c "gzip -9n < '${PROJECT_SOURCE_DIR}/packaging/changelog' > '${changelog}'"
+  DEPENDS ${PROJECT_SOURCE_DIR}/packaging/changelog
+  VERBATIM)
+add_custom_target(changelog ALL DEPENDS ${changelog})
+install(FILES README.md packaging/copyright ${changelog} DESTINATION ${CMAKE_INSTALL_DOCDIR})
+
+set(CPACK_GENERATOR DEB)
+set(CPACK_PACKAGE_NAME musatop)
+set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
+set(CPACK_PACKAGE_CONTACT "musatop developers <musatop-dev@lists.debian.net>")
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)  # musatop_0.3.0_amd64.deb
+set(CPACK_DEBIAN_PACKAGE_SECTION utils)
+set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)  # run-time libraries from dpkg-shlibdeps
+set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
+set(CPACK_INSTALL_DEFAULT_DIRECTORY_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE
+    WORLD_READ WORLD_EXECUTE)
+set(CPACK_STRIP_FILES ON)
+set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
+set(CPACK_DEBIAN_PACKAGE_DESCRIPTION "monitor for Moore Threads GPUs and their processes
+musatop shows the Moore Threads GPUs of a host: utilisation and memory bars,
+temperature, power, five-minute trends, host CPU and memory, and the processes
+that use the GPUs with their users, containers, Kubernetes pods, Slurm jobs and
+systemd units, with device health findings.
+.
+It runs as an interactive terminal screen, prints one text or JSON snapshot
+for scripts, records and replays, and serves Prometheus metrics and the JSON
+snapshot over HTTP (musatop serve, with a systemd unit that is installed but
+not enabled). It reads the vendor tool mthreads-gmi, which it does not ship.")
+include(CPack)

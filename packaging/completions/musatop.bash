@@ -1,0 +1,50 @@
+# bash completion for musatop                                  -*- shell-script -*-
+# The flags are checked against `musatop --help` by the test suite (lint label).
+
+_musatop() {
+    local cur prev words cword
+    _init_completion -s || return
+
+    local common="--help --version --once --json --interval --gpu --pid --user --job --container --sort
+        --reverse --ascii --no-color --no-mouse --demo --gmi --record --timeout --config --no-config
+        --write-config --force"
+    local serve="--listen --process-metrics --web-config-file"
+    local record="--duration --append --force --max-size --max-files"
+    local replay="--at --from --to"
+
+    case $prev in
+        --sort)
+            COMPREPLY=($(compgen -W 'gpu_memory cpu rss pid user gpu' -- "$cur"))
+            return ;;
+        --gmi)
+            COMPREPLY=($(compgen -c -- "$cur"))
+            _filedir
+            return ;;
+        --config | --write-config | --record | --web-config-file)
+            _filedir
+            return ;;
+        --interval | --timeout | --gpu | --pid | --user | --job | --container | --listen | --duration | \
+            --max-size | --max-files | --at | --from | --to)
+            return ;;
+    esac
+    [[ $cur == --process-metrics=* ]] && { COMPREPLY=($(compgen -W 'command' -- "${cur#*=}")); return; }
+
+    local subcommand="" word
+    for word in "${words[@]:1:cword-1}"; do
+        case $word in serve | record | replay) subcommand=$word; break ;; esac
+    done
+
+    if [[ $cur == -* ]]; then
+        case $subcommand in
+            serve) COMPREPLY=($(compgen -W "$serve $common" -- "$cur")) ;;
+            record) COMPREPLY=($(compgen -W "$record $common" -- "$cur")) ;;
+            replay) COMPREPLY=($(compgen -W "$replay $common" -- "$cur")) ;;
+            *) COMPREPLY=($(compgen -W "$common" -- "$cur")) ;;
+        esac
+    elif [[ $subcommand == record || $subcommand == replay ]]; then
+        _filedir
+    elif [[ -z $subcommand ]]; then
+        COMPREPLY=($(compgen -W 'serve record replay' -- "$cur"))
+    fi
+}
+complete -F _musatop musatop
