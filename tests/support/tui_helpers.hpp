@@ -11,6 +11,14 @@ namespace musatop::testing {
 
 inline bool has(const std::string& text, const std::string& needle) { return text.find(needle) != std::string::npos; }
 
+// The first screen row (from 0) holding `needle`, or -1.
+inline int row_of(const TmuxSession& tui, const std::string& needle) {
+    const auto lines = tui.lines();
+    for (std::size_t i = 0; i < lines.size(); ++i)
+        if (has(lines[i], needle)) return static_cast<int>(i);
+    return -1;
+}
+
 // `q`, then the program must exit 0 with the terminal settings it found.
 inline void quit_and_check_terminal(const TmuxSession& tui) {
     tui.keys({"q"});

@@ -19,13 +19,6 @@ void four_gpus(const Scenario& scenario) {
     scenario.set("version.out", "mthreads-gmi version : 2.3.3\n");
 }
 
-int row_of(const TmuxSession& tui, const std::string& needle) {
-    const auto lines = tui.lines();
-    for (std::size_t i = 0; i < lines.size(); ++i)
-        if (has(lines[i], needle)) return static_cast<int>(i);
-    return -1;
-}
-
 bool mouse_reporting(const TmuxSession& tui) {
     return tui.pane_format("#{mouse_standard_flag}#{mouse_sgr_flag}") == "11";
 }

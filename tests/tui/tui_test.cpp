@@ -42,13 +42,6 @@ bool sets_a_colour(const std::string& screen) {
     return false;
 }
 
-int row_of(const TmuxSession& tui, const std::string& needle) {
-    const auto lines = tui.lines();
-    for (std::size_t i = 0; i < lines.size(); ++i)
-        if (has(lines[i], needle)) return static_cast<int>(i);
-    return -1;
-}
-
 
 }  // namespace
 
