@@ -6,6 +6,7 @@
 #include <iostream>
 #include <memory>
 
+#include "musatop/cli/cluster_command.hpp"
 #include "musatop/cli/one_shot.hpp"
 #include "musatop/cli/recording_commands.hpp"
 #include "musatop/cli/options.hpp"
@@ -78,6 +79,13 @@ int run_program(const std::vector<std::string>& args, bool stdout_closed) {
         return 1;
     }
     try {
+        if (!options.cluster.active())
+            if (const char* nodes = std::getenv("MUSATOP_NODES"); nodes && *nodes && !options.serve && !options.record &&
+                                                                  !options.replay)
+                options.cluster.nodes = nodes;
+        if (options.cluster.active())
+            return run_cluster(options, !options.once && !options.json && ::isatty(STDIN_FILENO) &&
+                                            ::isatty(STDOUT_FILENO));
         if (options.replay) return run_replay(options);
         if (options.record) {
             auto source = make_source(options);

@@ -71,4 +71,14 @@ bool is_missing_token(std::string_view text) {
     return std::any_of(tokens.begin(), tokens.end(), [&](std::string_view token) { return iequals(text, token); });
 }
 
+std::vector<std::string_view> split(std::string_view text, char separator) {
+    std::vector<std::string_view> pieces;
+    for (;;) {
+        const auto at = text.find(separator);
+        pieces.push_back(text.substr(0, at));
+        if (at == std::string_view::npos) return pieces;
+        text.remove_prefix(at + 1);
+    }
+}
+
 }  // namespace musatop::text

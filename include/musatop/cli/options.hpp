@@ -43,6 +43,26 @@ struct ReplayOptions {
     std::optional<std::string> at, from, to;
 };
 
+// The cluster view (docs/cluster.md): nodes directly, or a Prometheus.
+struct ClusterOptions {
+    std::optional<std::string> nodes;       // --nodes LIST (or MUSATOP_NODES)
+    std::optional<std::string> nodes_file;  // --nodes-file FILE
+    std::optional<std::string> node_filter;  // -n, --node
+    bool show_pid = false;
+    bool show_cmd = false;
+    bool no_processes = false;
+    std::optional<std::string> node_user;           // basic auth to the nodes
+    std::optional<std::string> node_password_file;  // its password, from a file only
+    std::optional<std::string> node_ca;             // CA file for https:// nodes
+    std::optional<std::string> prometheus;          // --prometheus URL
+    std::string prometheus_job = "musatop";
+    std::optional<std::string> prometheus_user;
+    std::optional<std::string> prometheus_password_file;
+    std::optional<std::string> prometheus_bearer_token_file;
+    std::optional<std::string> prometheus_ca;
+    bool active() const { return nodes || nodes_file || prometheus; }
+};
+
 struct Options {
     bool once = false;
     bool json = false;
@@ -57,6 +77,7 @@ struct Options {
     std::optional<ServeOptions> serve;    // set for `musatop serve`
     std::optional<RecordOptions> record;  // set for `musatop record`
     std::optional<ReplayOptions> replay;  // set for `musatop replay`
+    ClusterOptions cluster;
     // Defaults the config file may change (docs/config.md); the screen's c and h.
     bool compact = false;
     bool trends = true;

@@ -25,6 +25,9 @@ bool all_digits(std::string_view text);
 // Words separated by runs of whitespace, without copying.
 std::vector<std::string_view> split_whitespace(std::string_view text);
 
+// Pieces between separators, empty ones included ("a,,b" -> a, "", b).
+std::vector<std::string_view> split(std::string_view text, char separator);
+
 // Splits on \n; a trailing \r (CRLF output) is dropped from each line.
 std::vector<std::string_view> split_lines(std::string_view text);
 

@@ -1,0 +1,25 @@
+// The cluster view as one-shot output: the cluster JSON document and gpustat's
+// compact text, one block per node (cluster.md §4). Pure.
+#pragma once
+
+#include <string>
+
+#include "musatop/cluster/cluster_view.hpp"
+
+namespace musatop::cluster {
+
+// {"schema_version": 1, "kind": "cluster", ..., "nodes": [...], "errors": [...]};
+// each snapshot is the node's own --json document through `filter`.
+std::string render_cluster_json(const ClusterSnapshot& cluster, const ViewFilter& filter);
+
+struct TextOptions {
+    bool show_pid = false;
+    bool show_cmd = false;
+    bool no_processes = false;
+};
+
+// gpu01 (gpu01:9499)  2026-12-02 10:00:00  Driver 3.3.8  1.84 ms
+// [0] MTT S4000 | 45°C,  12 % | 12288 / 49152 MB | alice(12000M) bob(288M)
+std::string render_cluster_text(const ClusterSnapshot& cluster, const ViewFilter& filter, const TextOptions& options);
+
+}  // namespace musatop::cluster

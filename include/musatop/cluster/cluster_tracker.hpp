@@ -1,0 +1,40 @@
+// What the cluster view knows about each node between rounds: answers become
+// states (cluster.md §4), the last good snapshot is kept for stale and error rows.
+// Pure: fetch outcomes in, a ClusterSnapshot out.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "musatop/cluster/cluster_view.hpp"
+#include "musatop/util/clock.hpp"
+
+namespace musatop::cluster {
+
+// One request's result.
+struct FetchOutcome {
+    bool answered = false;  // an HTTP response arrived
+    long http_status = 0;
+    std::string body;
+    std::string failure;  // why there was no answer ("connection refused"), when !answered
+    double seconds = 0;   // from the request to the answer
+};
+
+class ClusterTracker {
+public:
+    // `stale_after`: data older than this (no answer since) counts as stale.
+    ClusterTracker(std::vector<std::string> addresses, Seconds stale_after);
+
+    void record(std::size_t node, const FetchOutcome& outcome, WallTime now);
+    ClusterSnapshot view(WallTime now, const std::string& source = "direct") const;
+    std::size_t size() const { return nodes_.size(); }
+
+private:
+    std::vector<NodeView> nodes_;
+    Seconds stale_after_;
+};
+
+// "840 µs", "1.84 ms", "2.1 s": clustat's latency, microseconds under 1 ms.
+std::string latency_text(double milliseconds);
+
+}  // namespace musatop::cluster

@@ -1,0 +1,63 @@
+// The cluster as the outputs see it: one entry per node with its state, its last
+// good snapshot and why it is not fresh. Built by ClusterTracker from fetch
+// outcomes (direct mode) or from a Prometheus answer.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "musatop/cluster/node_list.hpp"
+#include "musatop/model/snapshot.hpp"
+#include "musatop/model/view_filter.hpp"
+
+namespace musatop::cluster {
+
+// ok: fresh and the node reports nothing stale. stale: this round failed or the
+// node reports stale sources; the snapshot is the last good one. unreachable:
+// never reached. error: reached, but the answer was unusable.
+enum class NodeState { ok, stale, unreachable, error };
+
+const char* to_string(NodeState state);
+
+struct NodeView {
+    std::string address;                 // NodeAddress::display(), or a Prometheus instance
+    std::optional<std::string> hostname;  // host.hostname of its snapshot
+    NodeState state = NodeState::unreachable;
+    std::optional<double> latency_ms;  // of the last answer
+    std::optional<std::string> error;  // one line whenever state is not ok
+    std::optional<WallTime> fetched_at;  // when `snapshot` was fetched
+    std::shared_ptr<const Snapshot> snapshot;  // last good; null until one arrived
+};
+
+struct ClusterSnapshot {
+    WallTime sampled_at{};
+    std::string source = "direct";  // or "prometheus"
+    std::vector<NodeView> nodes;
+    std::optional<std::string> note;  // e.g. why processes are missing (Prometheus)
+    bool all_ok() const;
+};
+
+// `-n/--node`: comma-separated patterns; brackets expand, * and ? are wildcards,
+// a plain word is a substring. Matched against the hostname and the address.
+class NodeFilter {
+public:
+    static Result<NodeFilter> parse(std::string_view text);
+    bool matches(const NodeView& node) const;
+    bool empty() const { return patterns_.empty(); }
+    const std::string& text() const { return text_; }
+
+private:
+    std::vector<std::string> patterns_;
+    std::string text_;
+};
+
+// A node's snapshot through the filters: --gpu, --pid, --sort, --reverse as on one
+// host; with --user only the GPUs that hold a process of the user.
+Snapshot node_view(const Snapshot& snapshot, const ViewFilter& filter);
+
+// The nodes the node filter keeps, in order.
+ClusterSnapshot filtered(const ClusterSnapshot& cluster, const NodeFilter& filter);
+
+}  // namespace musatop::cluster

@@ -1,0 +1,47 @@
+// Direct mode: every node's /api/v1/snapshot over HTTP(S), all at once through
+// libcurl's multi interface (one thread, one poll over every socket, connections
+// kept alive between rounds). A node whose request is still out is not asked
+// again until it answers or times out, so a slow node never delays the others.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "musatop/cluster/cluster_tracker.hpp"
+#include "musatop/cluster/node_list.hpp"
+#include "musatop/util/clock.hpp"
+
+namespace musatop::cluster {
+
+struct FetchSettings {
+    Seconds timeout{3};  // per request, connection included
+    std::optional<std::string> user;      // basic auth (--node-user)
+    std::optional<std::string> password;  // from --node-password-file, never the command line
+    std::optional<std::string> ca_file;   // --node-ca, for https:// nodes
+    std::size_t max_body_bytes = 16 << 20;
+};
+
+class DirectFetcher {
+public:
+    DirectFetcher(std::vector<NodeAddress> nodes, FetchSettings settings);
+    ~DirectFetcher();
+    DirectFetcher(const DirectFetcher&) = delete;
+    DirectFetcher& operator=(const DirectFetcher&) = delete;
+
+    // Starts a request on every node without one out, then waits until all that
+    // are out have finished, `until` passes, or `cancel_fd` becomes readable.
+    // Returns the requests that finished, by node index.
+    std::vector<std::pair<std::size_t, FetchOutcome>> round(MonoTime until, int cancel_fd = -1);
+
+    // Requests still out (slow nodes), for tests and the status line.
+    std::size_t in_flight() const;
+
+private:
+    struct State;
+    std::unique_ptr<State> state_;
+};
+
+}  // namespace musatop::cluster

@@ -1,0 +1,100 @@
+#include "musatop/cli/cluster_command.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "musatop/cluster/cluster_output.hpp"
+#include "musatop/cluster/cluster_tracker.hpp"
+#include "musatop/cluster/direct_fetcher.hpp"
+#include "musatop/cluster/node_list.hpp"
+
+namespace musatop::cli {
+namespace {
+
+struct UsageProblem {
+    std::string message;
+};
+
+std::string read_file_or_throw(const std::string& flag, const std::string& path) {
+    std::ifstream file(path);
+    if (!file) throw UsageProblem{"argument " + flag + ": cannot read " + path};
+    std::stringstream text;
+    text << file.rdbuf();
+    return text.str();
+}
+
+// A secret file's first line, without its line end.
+std::string secret_from(const std::string& flag, const std::string& path) {
+    std::string secret = read_file_or_throw(flag, path);
+    secret = secret.substr(0, secret.find_first_of("\r\n"));
+    if (secret.empty()) throw UsageProblem{"argument " + flag + ": " + path + " is empty"};
+    return secret;
+}
+
+std::vector<cluster::NodeAddress> nodes_of(const ClusterOptions& c) {
+    std::vector<cluster::NodeAddress> nodes;
+    const auto add = [&](const std::string& flag, Result<std::vector<cluster::NodeAddress>> parsed) {
+        if (!parsed.ok()) throw UsageProblem{"argument " + flag + ": " + parsed.error()};
+        for (auto& node : parsed.value())
+            if (std::find(nodes.begin(), nodes.end(), node) == nodes.end()) nodes.push_back(std::move(node));
+    };
+    if (c.nodes) add("--nodes", cluster::parse_node_list(*c.nodes));
+    if (c.nodes_file) add("--nodes-file", cluster::parse_nodes_file(read_file_or_throw("--nodes-file", *c.nodes_file)));
+    if (nodes.empty()) throw UsageProblem{"argument --nodes: no nodes given"};
+    return nodes;
+}
+
+cluster::FetchSettings fetch_settings(const Options& options) {
+    const ClusterOptions& c = options.cluster;
+    cluster::FetchSettings settings;
+    settings.timeout = Seconds(options.timeout_seconds);
+    settings.user = c.node_user;
+    if (c.node_password_file) settings.password = secret_from("--node-password-file", *c.node_password_file);
+    if (c.node_ca) {
+        read_file_or_throw("--node-ca", *c.node_ca);
+        settings.ca_file = c.node_ca;
+    }
+    return settings;
+}
+
+std::vector<std::string> displays(const std::vector<cluster::NodeAddress>& nodes) {
+    std::vector<std::string> out;
+    for (const auto& node : nodes) out.push_back(node.display());
+    return out;
+}
+
+int print_once(const Options& options, const cluster::ClusterSnapshot& view) {
+    const cluster::TextOptions text{options.cluster.show_pid, options.cluster.show_cmd, options.cluster.no_processes};
+    std::cout << (options.json ? cluster::render_cluster_json(view, options.filter)
+                               : cluster::render_cluster_text(view, options.filter, text))
+              << std::flush;
+    return view.all_ok() ? 0 : 1;
+}
+
+}  // namespace
+
+int run_cluster(const Options& options, bool interactive) {
+    try {
+        auto filter = cluster::NodeFilter::parse(options.cluster.node_filter.value_or(""));
+        if (!filter.ok()) throw UsageProblem{"argument " + filter.error()};
+        const auto nodes = nodes_of(options.cluster);
+        const auto settings = fetch_settings(options);
+        const Seconds interval(options.interval_seconds);
+        cluster::ClusterTracker tracker(displays(nodes), std::max(3 * interval, settings.timeout + interval));
+        cluster::DirectFetcher fetcher(nodes, settings);
+        (void)interactive;
+        // One round: every node answers, fails or times out within the timeout.
+        const auto until = std::chrono::steady_clock::now() + to_duration(settings.timeout + Seconds(0.25));
+        for (const auto& [index, outcome] : fetcher.round(until))
+            tracker.record(index, outcome, std::chrono::system_clock::now());
+        return print_once(options, cluster::filtered(tracker.view(std::chrono::system_clock::now()), filter.value()));
+    } catch (const UsageProblem& problem) {
+        std::cerr << "musatop: error: " << problem.message << "\n";
+        return 2;
+    }
+}
+
+}  // namespace musatop::cli

@@ -1,0 +1,95 @@
+#include "musatop/cluster/cluster_tracker.hpp"
+
+#include <cmath>
+#include <cstdio>
+
+#include "musatop/output/json_input.hpp"
+#include "musatop/util/text.hpp"
+
+namespace musatop::cluster {
+namespace {
+
+// One line, at most 200 bytes: errors come from other machines.
+std::string one_line(std::string text) {
+    for (char& c : text)
+        if (c == '\n' || c == '\r' || c == '\t') c = ' ';
+    if (text.size() > 200) text = text.substr(0, 200) + "...";
+    return std::string(text::trim(text));
+}
+
+std::string why_unusable(const std::string& body, const std::string& parse_error) {
+    const auto start = text::trim(body);
+    if (start.empty()) return "an empty answer, not a musatop snapshot";
+    if (start.front() == '<') return "answered HTML, not a musatop snapshot";
+    return "not a musatop snapshot: " + parse_error;
+}
+
+}  // namespace
+
+ClusterTracker::ClusterTracker(std::vector<std::string> addresses, Seconds stale_after) : stale_after_(stale_after) {
+    for (auto& address : addresses) {
+        NodeView node;
+        node.address = std::move(address);
+        node.error = "not reached yet";
+        nodes_.push_back(std::move(node));
+    }
+}
+
+void ClusterTracker::record(std::size_t index, const FetchOutcome& outcome, WallTime now) {
+    NodeView& node = nodes_.at(index);
+    if (!outcome.answered) {
+        node.state = node.snapshot ? NodeState::stale : NodeState::unreachable;
+        node.error = one_line(outcome.failure);
+        return;
+    }
+    node.latency_ms = outcome.seconds * 1000;
+    if (outcome.http_status != 200) {
+        node.state = NodeState::error;
+        node.error = "HTTP status " + std::to_string(outcome.http_status);
+        return;
+    }
+    auto parsed = parse_json_snapshot(outcome.body);
+    if (!parsed.ok()) {
+        node.state = NodeState::error;
+        node.error = one_line(why_unusable(outcome.body, parsed.error()));
+        return;
+    }
+    node.snapshot = std::make_shared<const Snapshot>(std::move(parsed.value()));
+    node.fetched_at = now;
+    node.hostname = node.snapshot->host.hostname;
+    if (node.snapshot->any_stale()) {
+        node.state = NodeState::stale;
+        node.error = one_line("the node reports stale data" +
+                              (node.snapshot->errors.empty() ? std::string() : ": " + node.snapshot->errors.front()));
+    } else {
+        node.state = NodeState::ok;
+        node.error.reset();
+    }
+}
+
+ClusterSnapshot ClusterTracker::view(WallTime now, const std::string& source) const {
+    ClusterSnapshot cluster;
+    cluster.sampled_at = now;
+    cluster.source = source;
+    cluster.nodes = nodes_;
+    for (auto& node : cluster.nodes) {
+        // A request still out (a slow node is not asked again until it answers).
+        if (node.state == NodeState::ok && node.fetched_at && now - *node.fetched_at > stale_after_) {
+            node.state = NodeState::stale;
+            char text[64];
+            std::snprintf(text, sizeof text, "no answer for %.1f s", Seconds(now - *node.fetched_at).count());
+            node.error = text;
+        }
+    }
+    return cluster;
+}
+
+std::string latency_text(double ms) {
+    char text[32];
+    if (ms < 1) std::snprintf(text, sizeof text, "%.0f \xc2\xb5s", ms * 1000);
+    else if (ms < 1000) std::snprintf(text, sizeof text, "%.2f ms", ms);
+    else std::snprintf(text, sizeof text, "%.1f s", ms / 1000);
+    return text;
+}
+
+}  // namespace musatop::cluster
