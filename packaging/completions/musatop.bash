@@ -7,7 +7,9 @@ _musatop() {
 
     local common="--help --version --once --json --interval --gpu --pid --user --job --container --sort
         --reverse --ascii --no-color --no-mouse --demo --gmi --record --timeout --config --no-config
-        --write-config --force"
+        --write-config --force --nodes --nodes-file --node --show-pid --show-cmd --no-processes --node-user
+        --node-password-file --node-ca --prometheus --prometheus-job --prometheus-user --prometheus-password-file
+        --prometheus-bearer-token-file --prometheus-ca"
     local serve="--listen --process-metrics --web-config-file"
     local record="--duration --append --force --max-size --max-files"
     local replay="--at --from --to"
@@ -20,11 +22,13 @@ _musatop() {
             COMPREPLY=($(compgen -c -- "$cur"))
             _filedir
             return ;;
-        --config | --write-config | --record | --web-config-file)
+        --config | --write-config | --record | --web-config-file | --nodes-file | --node-password-file | --node-ca | \
+            --prometheus-password-file | --prometheus-bearer-token-file | --prometheus-ca)
             _filedir
             return ;;
         --interval | --timeout | --gpu | --pid | --user | --job | --container | --listen | --duration | \
-            --max-size | --max-files | --at | --from | --to)
+            --max-size | --max-files | --at | --from | --to | --nodes | -n | --node | --node-user | --prometheus | \
+            --prometheus-job | --prometheus-user)
             return ;;
     esac
     [[ $cur == --process-metrics=* ]] && { COMPREPLY=($(compgen -W 'command' -- "${cur#*=}")); return; }

@@ -105,7 +105,11 @@ std::vector<NodeAddress> parse_entry(std::string_view entry) {
         throw Invalid{"'" + std::string(entry) + "': only http:// and https:// are understood"};
     }
     if (rest.ends_with("/")) rest.remove_suffix(1);
-    if (rest.find('/') != std::string_view::npos) throw Invalid{"'" + std::string(entry) + "': a path is not allowed"};
+    int depth = 0;  // a '/' inside brackets is a step
+    for (char c : rest) {
+        depth += c == '[' ? 1 : (c == ']' ? -1 : 0);
+        if (c == '/' && depth == 0) throw Invalid{"'" + std::string(entry) + "': a path is not allowed"};
+    }
     // An IPv6 literal: brackets with a colon inside, then an optional port.
     if (rest.starts_with('[') && rest.find(':') < rest.find(']')) {
         const auto close = rest.find(']');

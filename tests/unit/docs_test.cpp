@@ -35,9 +35,12 @@ std::set<std::string> program_flags() {
              {"--help"}, {"serve", "--help"}, {"record", "--help"}, {"replay", "--help"}}) {
         const auto help = cli::parse_command_line(args).stdout_text;
         EXPECT_FALSE(help.empty());
-        // The option list only: the footers name flags of other commands.
-        for (const auto& flag : long_flags(help.substr(0, help.find("\n\n", help.find("Options:")))))
-            flags.insert(flag);
+        // The option lists only (the footer names flags of other commands): from
+        // "Options:" to "Subcommands:" or, without subcommands, the first blank line.
+        const auto start = help.find("Options:");
+        auto end = help.find("Subcommands:");
+        if (end == std::string::npos) end = help.find("\n\n", start);
+        for (const auto& flag : long_flags(help.substr(start, end - start))) flags.insert(flag);
     }
     return flags;
 }

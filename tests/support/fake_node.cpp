@@ -1,0 +1,87 @@
+#include "fake_node.hpp"
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <stdexcept>
+#include <vector>
+
+namespace musatop::testing {
+namespace {
+
+void send_all(int fd, const std::string& data) {
+    std::size_t sent = 0;
+    while (sent < data.size()) {
+        const ssize_t n = ::send(fd, data.data() + sent, data.size() - sent, MSG_NOSIGNAL);
+        if (n <= 0) return;
+        sent += static_cast<std::size_t>(n);
+    }
+}
+
+std::string reply(const std::string& type, const std::string& body) {
+    return "HTTP/1.1 200 OK\r\nContent-Type: " + type + "\r\nContent-Length: " + std::to_string(body.size()) +
+           "\r\nConnection: close\r\n\r\n" + body;
+}
+
+}  // namespace
+
+FakeNode::FakeNode(Behaviour behaviour, std::string body, std::chrono::milliseconds delay)
+    : behaviour_(behaviour), body_(std::move(body)), delay_(delay) {
+    listen_fd_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t length = sizeof address;
+    if (listen_fd_ < 0 || ::bind(listen_fd_, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 ||
+        ::listen(listen_fd_, 64) != 0 || ::getsockname(listen_fd_, reinterpret_cast<sockaddr*>(&address), &length) != 0 ||
+        ::pipe2(stop_pipe_, O_CLOEXEC) != 0)
+        throw std::runtime_error("FakeNode: cannot listen");
+    port_ = ntohs(address.sin_port);
+    thread_ = std::thread([this] { serve(); });
+}
+
+FakeNode::~FakeNode() {
+    if (::write(stop_pipe_[1], "x", 1) < 0) {
+        // the thread then ends at its next poll timeout
+    }
+    thread_.join();
+    for (int fd : {listen_fd_, stop_pipe_[0], stop_pipe_[1]}) ::close(fd);
+}
+
+void FakeNode::serve() {
+    std::vector<int> held;  // `silent` keeps every connection open, unanswered
+    bool stopping = false;
+    while (!stopping) {
+        pollfd fds[2] = {{listen_fd_, POLLIN, 0}, {stop_pipe_[0], POLLIN, 0}};
+        if (::poll(fds, 2, 1000) < 0) continue;
+        if (fds[1].revents) break;
+        if (!(fds[0].revents & POLLIN)) continue;
+        const int fd = ::accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC);
+        if (fd < 0) continue;
+        char buffer[4096];
+        (void)::recv(fd, buffer, sizeof buffer, 0);  // the request; its content does not matter
+        switch (behaviour_) {
+            case Behaviour::silent: held.push_back(fd); continue;
+            case Behaviour::html:
+                send_all(fd, reply("text/html", "<!DOCTYPE html><html><body>It works!</body></html>\n"));
+                break;
+            case Behaviour::other_schema:
+                send_all(fd, reply("application/json", R"({"schema_version": 2, "gpus": []})"));
+                break;
+            case Behaviour::slow: {
+                pollfd stop{stop_pipe_[0], POLLIN, 0};
+                stopping = ::poll(&stop, 1, static_cast<int>(delay_.count())) > 0;
+                if (!stopping) send_all(fd, reply("application/json", body_));
+                break;
+            }
+        }
+        ::close(fd);
+    }
+    for (int fd : held) ::close(fd);
+}
+
+}  // namespace musatop::testing

@@ -1,0 +1,39 @@
+// A node that speaks HTTP badly, on a loopback port, for the cluster tests: it
+// never answers, answers HTML or another schema, or answers only after a delay.
+// One thread, plain sockets; stopped and joined by the destructor.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <string>
+#include <thread>
+
+namespace musatop::testing {
+
+class FakeNode {
+public:
+    enum class Behaviour { silent, html, other_schema, slow };
+
+    // `body`: what `slow` sends after `delay` (a musatop snapshot).
+    explicit FakeNode(Behaviour behaviour, std::string body = "",
+                      std::chrono::milliseconds delay = std::chrono::seconds(2));
+    FakeNode(const FakeNode&) = delete;
+    FakeNode& operator=(const FakeNode&) = delete;
+    ~FakeNode();
+
+    int port() const { return port_; }
+    std::string address() const { return "127.0.0.1:" + std::to_string(port_); }
+
+private:
+    void serve();
+
+    Behaviour behaviour_;
+    std::string body_;
+    std::chrono::milliseconds delay_;
+    int listen_fd_ = -1;
+    int stop_pipe_[2] = {-1, -1};
+    int port_ = 0;
+    std::thread thread_;
+};
+
+}  // namespace musatop::testing

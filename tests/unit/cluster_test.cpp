@@ -1,0 +1,236 @@
+// The cluster view's pure parts: hostlists (checked against ClusterShell's nodeset
+// where it is installed), node entries, node filters, node states and outputs.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "child_process.hpp"
+#include "musatop/cluster/cluster_output.hpp"
+#include "musatop/cluster/cluster_tracker.hpp"
+#include "musatop/cluster/node_list.hpp"
+#include "musatop/output/json_output.hpp"
+
+using namespace musatop;
+using namespace musatop::cluster;
+
+namespace {
+
+std::vector<std::string> hosts(const std::string& pattern) {
+    auto expanded = expand_hostlist(pattern);
+    EXPECT_TRUE(expanded.ok()) << pattern << ": " << expanded.error();
+    return expanded.ok() ? expanded.value() : std::vector<std::string>{};
+}
+
+std::vector<std::string> addresses(const std::string& list) {
+    const auto nodes = parse_node_list(list);
+    EXPECT_TRUE(nodes.ok()) << list << ": " << nodes.error();
+    std::vector<std::string> out;
+    if (nodes.ok())
+        for (const auto& node : nodes.value()) out.push_back(node.display());
+    return out;
+}
+
+std::string list_error(const std::string& list) {
+    const auto nodes = parse_node_list(list);
+    return nodes.ok() ? std::string() : nodes.error();
+}
+
+std::string snapshot_json(const std::string& host, bool stale = false) {
+    Snapshot s;
+    s.sampled_at = WallTime(std::chrono::seconds(1800000000));
+    s.host.hostname = host;
+    s.devices_stale = stale;
+    if (stale) s.errors = {"devices: GMI command timed out"};
+    Device d;
+    d.index = 0;
+    d.name = "MTT S4000";
+    d.temperature_c = 45;
+    d.gpu_utilization_percent = 12;
+    d.memory_used_bytes = 12288LL << 20;
+    d.memory_total_bytes = 49152LL << 20;
+    s.devices = {d, Device{}};
+    s.devices[1].index = 1;
+    GpuProcess p;
+    p.device_index = 0;
+    p.pid = 77;
+    p.username = "alice";
+    p.command = "python train.py";
+    p.gpu_memory_bytes = 12000LL << 20;
+    s.processes = {p};
+    return render_json(s);
+}
+
+FetchOutcome answer(const std::string& body, long status = 200) {
+    FetchOutcome o;
+    o.answered = true;
+    o.http_status = status;
+    o.body = body;
+    o.seconds = 0.00184;
+    return o;
+}
+
+FetchOutcome no_answer(const std::string& why) {
+    FetchOutcome o;
+    o.failure = why;
+    return o;
+}
+
+}  // namespace
+
+TEST(Hostlist, ExpandsAsSlurmAndClusterShellWriteThem) {
+    EXPECT_EQ(hosts("gpu[01-03,7]"), (std::vector<std::string>{"gpu01", "gpu02", "gpu03", "gpu7"}));
+    EXPECT_EQ(hosts("r[1-2]n[1-2]"), (std::vector<std::string>{"r1n1", "r1n2", "r2n1", "r2n2"}));
+    EXPECT_EQ(hosts("n[1-9/4]"), (std::vector<std::string>{"n1", "n5", "n9"}));
+    EXPECT_EQ(hosts("n[08-10]"), (std::vector<std::string>{"n08", "n09", "n10"}));
+    EXPECT_EQ(hosts("node[098-101]"), (std::vector<std::string>{"node098", "node099", "node100", "node101"}));
+    EXPECT_EQ(hosts("plain"), std::vector<std::string>{"plain"});
+    EXPECT_EQ(hosts("a[1]b"), std::vector<std::string>{"a1b"});
+}
+
+TEST(Hostlist, AgreesWithNodesetWhereInstalled) {
+    if (::access("/usr/bin/nodeset", X_OK) != 0) GTEST_SKIP() << "clustershell's nodeset is not installed";
+    for (const char* pattern : {"gpu[01-16,20]", "r[1-2]n[1-3]", "n[1-9/2]", "c[001-012/3]", "x[8-11]y", "a[0-2]b[7,9]c",
+                                "node[00-03,10-12]"}) {
+        const auto run = musatop::testing::run_child({"/usr/bin/nodeset", "-S", "\\n", "-e", pattern}, {},
+                                                     std::chrono::seconds(20));
+        ASSERT_EQ(run.exit_code, 0) << pattern << run.err;
+        std::set<std::string> expected;
+        std::size_t start = 0;
+        for (std::size_t end; (end = run.out.find('\n', start)) != std::string::npos; start = end + 1)
+            expected.insert(run.out.substr(start, end - start));
+        const auto ours = hosts(pattern);
+        EXPECT_EQ(std::set<std::string>(ours.begin(), ours.end()), expected) << pattern;
+        EXPECT_EQ(ours.size(), expected.size()) << pattern;  // no duplicates either
+    }
+}
+
+TEST(NodeList, EntriesPortsUrlsAndDuplicates) {
+    EXPECT_EQ(addresses("gpu[01-02], gpu03:9500\ngpu01"),
+              (std::vector<std::string>{"gpu01:9499", "gpu02:9499", "gpu03:9500"}));
+    EXPECT_EQ(addresses("http://a:80 https://b:8443/ [::1]:9499 [fe80::1]"),
+              (std::vector<std::string>{"a:80", "https://b:8443", "[::1]:9499", "[fe80::1]:9499"}));
+    EXPECT_EQ(addresses("sim:[20000-20002]"),
+              (std::vector<std::string>{"sim:20000", "sim:20001", "sim:20002"}));
+    const auto nodes = parse_node_list("https://[::1]:8443");
+    ASSERT_TRUE(nodes.ok());
+    EXPECT_EQ(nodes->front().url("/api/v1/snapshot"), "https://[::1]:8443/api/v1/snapshot");
+    const auto file = parse_nodes_file("# the rack\ngpu[1-2]  # two\n\n  gpu3:1\n");
+    ASSERT_TRUE(file.ok());
+    EXPECT_EQ(file->size(), 3u);
+}
+
+TEST(NodeList, EveryBadEntryIsNamed) {
+    EXPECT_EQ(list_error("ok1,gpu[1-"), "'gpu[1-': unclosed bracket");
+    EXPECT_EQ(list_error("gpu1]"), "'gpu1]': ']' without '['");
+    EXPECT_EQ(list_error("gpu[3-1]"), "'gpu[3-1]': range 3-1 runs backwards");
+    EXPECT_EQ(list_error("gpu[a-b]"), "'gpu[a-b]': 'a' is not a number");
+    EXPECT_EQ(list_error("gpu[1-3/0]"), "'gpu[1-3/0]': a step must be 1 or more");
+    EXPECT_EQ(list_error("gpu:0"), "'gpu:0': the port must be 1 to 65535");
+    EXPECT_EQ(list_error("gpu:99999"), "'gpu:99999': the port must be 1 to 65535");
+    EXPECT_EQ(list_error("ftp://gpu"), "'ftp://gpu': only http:// and https:// are understood");
+    EXPECT_EQ(list_error("http://gpu/metrics"), "'http://gpu/metrics': a path is not allowed");
+    EXPECT_EQ(list_error("gp\x1bu"), "'gp\x1bu': 'gp\x1bu' is not a host name");
+    EXPECT_EQ(list_error("n[1-999999999]"), "'n[1-999999999]': more than 100000 hosts");
+    EXPECT_EQ(list_error("[::1]x"), "'[::1]x': expected :PORT after the address");
+}
+
+TEST(NodeFilter, NamesWildcardsHostlistsAndAddresses) {
+    NodeView node;
+    node.address = "10.0.0.7:9499";
+    node.hostname = "gpu07";
+    const auto matches = [&](const std::string& text) { return NodeFilter::parse(text).value().matches(node); };
+    EXPECT_TRUE(matches(""));
+    EXPECT_TRUE(matches("gpu0"));  // a substring
+    EXPECT_TRUE(matches("gpu0?"));
+    EXPECT_TRUE(matches("gpu[05-08]"));
+    EXPECT_FALSE(matches("gpu[01-06]"));
+    EXPECT_TRUE(matches("cpu1,10.0.0.7"));
+    EXPECT_TRUE(matches("10.0.0.*"));
+    EXPECT_FALSE(matches("gpu1*"));
+    EXPECT_FALSE(NodeFilter::parse("gpu[1-").ok());
+}
+
+TEST(ClusterTracker, StatesFollowTheAnswers) {
+    ClusterTracker tracker({"a:1", "b:1", "c:1", "d:1", "e:1"}, Seconds(3));
+    const WallTime t0(std::chrono::seconds(1800000000));
+    tracker.record(0, answer(snapshot_json("gpu-a")), t0);
+    tracker.record(1, no_answer("connection refused"), t0);
+    tracker.record(2, answer("<html>hello</html>"), t0);
+    tracker.record(3, answer(R"({"schema_version": 2})"), t0);
+    tracker.record(4, answer(snapshot_json("gpu-e", true)), t0);
+    auto view = tracker.view(t0);
+    EXPECT_EQ(view.nodes[0].state, NodeState::ok);
+    EXPECT_EQ(view.nodes[0].hostname, "gpu-a");
+    EXPECT_EQ(view.nodes[1].state, NodeState::unreachable);
+    EXPECT_EQ(view.nodes[1].error, "connection refused");
+    EXPECT_EQ(view.nodes[2].state, NodeState::error);
+    EXPECT_EQ(view.nodes[2].error, "answered HTML, not a musatop snapshot");
+    EXPECT_EQ(view.nodes[3].error, "not a musatop snapshot: schema_version 2 is not 1");
+    EXPECT_EQ(view.nodes[4].state, NodeState::stale);
+    EXPECT_EQ(view.nodes[4].error, "the node reports stale data: devices: GMI command timed out");
+    EXPECT_FALSE(view.all_ok());
+    // A good node that stops answering keeps its last snapshot, marked stale...
+    tracker.record(0, no_answer("timed out after 3.0 s"), t0 + std::chrono::seconds(5));
+    view = tracker.view(t0 + std::chrono::seconds(5));
+    EXPECT_EQ(view.nodes[0].state, NodeState::stale);
+    ASSERT_TRUE(view.nodes[0].snapshot);
+    EXPECT_EQ(view.nodes[0].fetched_at, t0);
+    // ...and a node whose request is still out turns stale once its data is old.
+    tracker.record(0, answer(snapshot_json("gpu-a")), t0 + std::chrono::seconds(6));
+    EXPECT_EQ(tracker.view(t0 + std::chrono::seconds(8)).nodes[0].state, NodeState::ok);
+    const auto late = tracker.view(t0 + std::chrono::seconds(10));
+    EXPECT_EQ(late.nodes[0].state, NodeState::stale);
+    EXPECT_EQ(late.nodes[0].error, "no answer for 4.0 s");
+    // An error answer keeps the last good snapshot for the screen.
+    tracker.record(0, answer("oops", 500), t0 + std::chrono::seconds(11));
+    EXPECT_EQ(tracker.view(t0 + std::chrono::seconds(11)).nodes[0].error, "HTTP status 500");
+    EXPECT_TRUE(tracker.view(t0 + std::chrono::seconds(11)).nodes[0].snapshot);
+}
+
+TEST(ClusterOutput, JsonDocumentAsTheContractSays) {
+    ClusterTracker tracker({"gpu01:9499", "gpu02:9499"}, Seconds(3));
+    const WallTime t0(std::chrono::seconds(1800000000));
+    tracker.record(0, answer(snapshot_json("gpu01")), t0);
+    tracker.record(1, no_answer("connection refused"), t0);
+    const auto doc = nlohmann::ordered_json::parse(render_cluster_json(tracker.view(t0), ViewFilter{}));
+    std::vector<std::string> keys;
+    for (const auto& item : doc.items()) keys.push_back(item.key());
+    EXPECT_EQ(keys, (std::vector<std::string>{"schema_version", "kind", "sampled_at", "source", "nodes", "errors", "note"}));
+    EXPECT_EQ(doc["kind"], "cluster");
+    EXPECT_EQ(doc["source"], "direct");
+    const auto& node = doc["nodes"][0];
+    std::vector<std::string> node_keys;
+    for (const auto& item : node.items()) node_keys.push_back(item.key());
+    EXPECT_EQ(node_keys, (std::vector<std::string>{"address", "hostname", "state", "latency_ms", "error", "fetched_at",
+                                                   "snapshot"}));
+    EXPECT_EQ(node["latency_ms"], 1.84);
+    EXPECT_EQ(node["snapshot"]["schema_version"], 1);
+    EXPECT_EQ(node["snapshot"]["devices"].size(), 2u);
+    EXPECT_TRUE(doc["nodes"][1]["snapshot"].is_null());
+    EXPECT_EQ(doc["errors"], nlohmann::json::parse(R"(["gpu02:9499: connection refused"])"));
+}
+
+TEST(ClusterOutput, GpustatLinesPerNode) {
+    ClusterTracker tracker({"gpu01:9499", "gpu02:9499"}, Seconds(3));
+    const WallTime t0(std::chrono::seconds(1800000000));
+    tracker.record(0, answer(snapshot_json("gpu01")), t0);
+    tracker.record(1, no_answer("connection refused"), t0);
+    const std::string text = render_cluster_text(tracker.view(t0), ViewFilter{}, TextOptions{});
+    EXPECT_NE(text.find("gpu01 (gpu01:9499)  "), std::string::npos) << text;
+    EXPECT_NE(text.find("  1.84 ms\n"), std::string::npos) << text;
+    EXPECT_NE(text.find("[0] MTT S4000 | 45\xc2\xb0" "C,  12 % | 12288 / 49152 MB | alice(12000M)\n"), std::string::npos)
+        << text;
+    EXPECT_NE(text.find("[1] N/A       | ??\xc2\xb0" "C,  ?? % |    ?? /    ?? MB |\n"), std::string::npos) << text;
+    EXPECT_NE(text.find("gpu02:9499 (gpu02:9499)  unreachable: connection refused\n"), std::string::npos) << text;
+    const std::string with_pid = render_cluster_text(tracker.view(t0), ViewFilter{}, TextOptions{true, false, false});
+    EXPECT_NE(with_pid.find("alice/77(12000M)"), std::string::npos);
+    const std::string with_cmd = render_cluster_text(tracker.view(t0), ViewFilter{}, TextOptions{false, true, false});
+    EXPECT_NE(with_cmd.find("alice:python train.py(12000M)"), std::string::npos);
+    const std::string bare = render_cluster_text(tracker.view(t0), ViewFilter{}, TextOptions{false, false, true});
+    EXPECT_EQ(bare.find("alice"), std::string::npos);
+    EXPECT_EQ(latency_text(0.84), "840 \xc2\xb5s");
+    EXPECT_EQ(latency_text(2100), "2.1 s");
+}
