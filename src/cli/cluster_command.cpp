@@ -10,6 +10,8 @@
 #include "musatop/cluster/cluster_tracker.hpp"
 #include "musatop/cluster/direct_fetcher.hpp"
 #include "musatop/cluster/node_list.hpp"
+#include "musatop/cli/screen_settings.hpp"
+#include "musatop/tui/cluster/cluster_app.hpp"
 
 namespace musatop::cli {
 namespace {
@@ -60,10 +62,18 @@ cluster::FetchSettings fetch_settings(const Options& options) {
     return settings;
 }
 
-std::vector<std::string> displays(const std::vector<cluster::NodeAddress>& nodes) {
-    std::vector<std::string> out;
-    for (const auto& node : nodes) out.push_back(node.display());
-    return out;
+int run_cluster_screen(const Options& options, std::unique_ptr<cluster::ClusterSource> source,
+                       const cluster::NodeFilter& nodes) {
+    cluster::ClusterSampler sampler(std::move(source), Seconds(options.interval_seconds));
+    tui::ClusterTuiSettings settings;
+    settings.filter = options.filter;
+    settings.nodes = nodes;
+    settings.ascii = options.ascii;
+    std::ostringstream every;
+    every << "every " << options.interval_seconds << " s";
+    settings.refresh_note = every.str();
+    settings.node_screen = screen_settings(options, std::nullopt);
+    return tui::run_cluster_tui(settings, sampler);
 }
 
 int print_once(const Options& options, const cluster::ClusterSnapshot& view) {
@@ -83,14 +93,11 @@ int run_cluster(const Options& options, bool interactive) {
         const auto nodes = nodes_of(options.cluster);
         const auto settings = fetch_settings(options);
         const Seconds interval(options.interval_seconds);
-        cluster::ClusterTracker tracker(displays(nodes), std::max(3 * interval, settings.timeout + interval));
-        cluster::DirectFetcher fetcher(nodes, settings);
-        (void)interactive;
+        auto source = std::make_unique<cluster::DirectSource>(nodes, settings, std::max(3 * interval, settings.timeout + interval));
+        if (interactive) return run_cluster_screen(options, std::move(source), filter.value());
         // One round: every node answers, fails or times out within the timeout.
         const auto until = std::chrono::steady_clock::now() + to_duration(settings.timeout + Seconds(0.25));
-        for (const auto& [index, outcome] : fetcher.round(until))
-            tracker.record(index, outcome, std::chrono::system_clock::now());
-        return print_once(options, cluster::filtered(tracker.view(std::chrono::system_clock::now()), filter.value()));
+        return print_once(options, cluster::filtered(source->round(until, -1), filter.value()));
     } catch (const UsageProblem& problem) {
         std::cerr << "musatop: error: " << problem.message << "\n";
         return 2;

@@ -160,4 +160,23 @@ std::vector<std::pair<std::size_t, FetchOutcome>> DirectFetcher::round(MonoTime 
     }
 }
 
+namespace {
+
+std::vector<std::string> displays(const std::vector<NodeAddress>& nodes) {
+    std::vector<std::string> out;
+    for (const auto& node : nodes) out.push_back(node.display());
+    return out;
+}
+
+}  // namespace
+
+DirectSource::DirectSource(const std::vector<NodeAddress>& nodes, FetchSettings settings, Seconds stale_after)
+    : fetcher_(nodes, std::move(settings)), tracker_(displays(nodes), stale_after) {}
+
+ClusterSnapshot DirectSource::round(MonoTime until, int cancel_fd) {
+    for (const auto& [index, outcome] : fetcher_.round(until, cancel_fd))
+        tracker_.record(index, outcome, std::chrono::system_clock::now());
+    return tracker_.view(std::chrono::system_clock::now(), "direct");
+}
+
 }  // namespace musatop::cluster

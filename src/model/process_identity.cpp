@@ -7,7 +7,9 @@ ProcessIdentity identity_of(const GpuProcess& p) {
 }
 
 bool target_is_current(const GpuProcess& target, const Snapshot* unfiltered) {
-    if (!unfiltered || unfiltered->processes_stale || unfiltered->is_demo() || unfiltered->replayed) return false;
+    if (!unfiltered || unfiltered->processes_stale || unfiltered->is_demo() || unfiltered->replayed ||
+        unfiltered->remote)
+        return false;
     if (!target.start_ticks || target.status != ProcessStatus::ok) return false;
     for (const auto& row : unfiltered->processes)
         if (identity_of(row) == identity_of(target) && row.status == ProcessStatus::ok) return true;

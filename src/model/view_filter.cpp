@@ -87,21 +87,22 @@ bool process_visible(const GpuProcess& p, const ViewFilter& filter) {
     return true;
 }
 
+bool process_before(const GpuProcess& a, const GpuProcess& b, SortField field, bool reverse) {
+    const Key ka = key_of(a, field);
+    const Key kb = key_of(b, field);
+    if (ka.known != kb.known) return ka.known;  // unknown values last, whatever the direction
+    if (ka.known) {
+        const bool descending = descending_by_default(field) != reverse;
+        if (field == SortField::user && ka.text != kb.text) return descending ? kb.text < ka.text : ka.text < kb.text;
+        if (field != SortField::user && ka.number != kb.number)
+            return descending ? kb.number < ka.number : ka.number < kb.number;
+    }
+    return by_pid_then_gpu(a, b);
+}
+
 void sort_processes(std::vector<GpuProcess>& processes, SortField field, bool reverse) {
-    std::vector<GpuProcess> known;
-    std::vector<GpuProcess> unknown;
-    for (auto& p : processes) (key_of(p, field).known ? known : unknown).push_back(std::move(p));
-    std::sort(known.begin(), known.end(), by_pid_then_gpu);
-    std::sort(unknown.begin(), unknown.end(), by_pid_then_gpu);
-    const bool descending = descending_by_default(field) != reverse;
-    std::stable_sort(known.begin(), known.end(), [&](const GpuProcess& a, const GpuProcess& b) {
-        const Key ka = key_of(a, field);
-        const Key kb = key_of(b, field);
-        if (field == SortField::user) return descending ? kb.text < ka.text : ka.text < kb.text;
-        return descending ? kb.number < ka.number : ka.number < kb.number;
-    });
-    processes = std::move(known);
-    processes.insert(processes.end(), std::make_move_iterator(unknown.begin()), std::make_move_iterator(unknown.end()));
+    std::stable_sort(processes.begin(), processes.end(),
+                     [&](const GpuProcess& a, const GpuProcess& b) { return process_before(a, b, field, reverse); });
 }
 
 Snapshot apply_view(const Snapshot& snapshot, const ViewFilter& filter) {

@@ -259,6 +259,8 @@ Effect handle_key(UiState& state, const Key& key, const ScreenContext& context) 
             const GpuProcess* p = selected_process(state, context);
             if (!p) {
                 show_message(state, "No process selected.", context.now);
+            } else if (context.unfiltered && context.unfiltered->remote) {
+                show_message(state, "Remote node: read-only; SIGTERM is refused in the cluster view.", context.now);
             } else if (context.unfiltered && context.unfiltered->is_demo()) {
                 show_message(state, "Demo data: termination is disabled.", context.now);
             } else if (context.unfiltered && context.unfiltered->replayed) {

@@ -41,6 +41,7 @@ public:
           ascii_(settings.ascii || !locale_is_utf8()),
           on_snapshot_(settings.on_snapshot),
           on_choices_(settings.on_choices),
+          back_on_escape_(settings.back_on_escape),
           badge_(settings.badge) {
         state_.filter = settings.filter;
         state_.login_name = settings.login_name;
@@ -77,6 +78,10 @@ public:
             }
             if (!key) continue;
             context_.now = monotonic_now();
+            // A node's screen inside the cluster view: Esc on the bare screen goes back.
+            if (back_on_escape_ && key->kind == KeyKind::escape && state_.modal == Modal::none &&
+                !state_.search_editing && !state_.time_editing)
+                return;
             switch (handle_key(state_, *key, context_)) {
                 case Effect::quit: return;
                 case Effect::refresh: sampler_.request_refresh(); break;
@@ -109,17 +114,7 @@ private:
         return next;
     }
 
-    // poll() on the keyboard and the sampler's publication fd. A signal (SIGWINCH,
-    // SIGTERM) interrupts it, and the loop then looks at the reason.
-    void wait_for_event(MonoTime until) {
-        const auto left = std::chrono::ceil<std::chrono::milliseconds>(until - monotonic_now()).count();
-        const int timeout_ms = static_cast<int>(std::clamp<std::int64_t>(left, 1, 2000));
-        pollfd fds[2] = {{STDIN_FILENO, POLLIN, 0}, {sampler_.publication_fd(), POLLIN, 0}};
-        if (::poll(fds, 2, timeout_ms) > 0 && (fds[1].revents & POLLIN)) {
-            std::uint64_t count = 0;
-            [[maybe_unused]] const ssize_t n = ::read(sampler_.publication_fd(), &count, sizeof count);
-        }
-    }
+    void wait_for_event(MonoTime until) { wait_for_key_or_publication(sampler_.publication_fd(), until); }
 
     // `--record`: every new snapshot goes to the recorder; a failure ends the
     // recording, not the screen.
@@ -197,6 +192,7 @@ private:
     std::function<std::optional<std::string>(const Snapshot&)> on_snapshot_;
     std::function<std::optional<std::string>(const ScreenChoices&)> on_choices_;
     ScreenChoices choices_;
+    bool back_on_escape_;
     std::string badge_;
     UiState state_;
     Frame frame_;
@@ -209,6 +205,20 @@ private:
 };
 
 }  // namespace
+
+void wait_for_key_or_publication(int publication_fd, MonoTime until) {
+    const auto left = std::chrono::ceil<std::chrono::milliseconds>(until - monotonic_now()).count();
+    const int timeout_ms = static_cast<int>(std::clamp<std::int64_t>(left, 1, 2000));
+    pollfd fds[2] = {{STDIN_FILENO, POLLIN, 0}, {publication_fd, POLLIN, 0}};
+    if (::poll(fds, 2, timeout_ms) > 0 && (fds[1].revents & POLLIN)) {
+        std::uint64_t count = 0;  // an eventfd: one read empties it
+        [[maybe_unused]] const ssize_t n = ::read(publication_fd, &count, sizeof count);
+    }
+}
+
+void run_screen_on(const TuiSettings& settings, FrameFeed& feed, CursesTerminal& terminal) {
+    TuiLoop(settings, feed, terminal).run();
+}
 
 int run_screen(const TuiSettings& settings, FrameFeed& feed) {
     std::setlocale(LC_CTYPE, "");

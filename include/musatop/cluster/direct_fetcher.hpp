@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "musatop/cluster/cluster_feed.hpp"
 #include "musatop/cluster/cluster_tracker.hpp"
 #include "musatop/cluster/node_list.hpp"
 #include "musatop/util/clock.hpp"
@@ -42,6 +43,17 @@ public:
 private:
     struct State;
     std::unique_ptr<State> state_;
+};
+
+// Direct mode as a source of rounds: the fetcher's outcomes through a tracker.
+class DirectSource final : public ClusterSource {
+public:
+    DirectSource(const std::vector<NodeAddress>& nodes, FetchSettings settings, Seconds stale_after);
+    ClusterSnapshot round(MonoTime until, int cancel_fd) override;
+
+private:
+    DirectFetcher fetcher_;
+    ClusterTracker tracker_;
 };
 
 }  // namespace musatop::cluster

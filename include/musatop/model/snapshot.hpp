@@ -133,6 +133,9 @@ struct Snapshot {
     // Read back from a recording: history, not live processes (never signalled;
     // not part of the JSON output).
     bool replayed = false;
+    // Fetched from another node by the cluster view: read-only, never signalled
+    // from here (not part of the JSON output).
+    bool remote = false;
 
     bool is_demo() const { return device_source == DeviceSource::demo; }
     bool any_stale() const { return devices_stale || processes_stale; }

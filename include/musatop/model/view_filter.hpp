@@ -39,6 +39,10 @@ bool process_visible(const GpuProcess& process, const ViewFilter& filter);
 // ascending (PID, GPU) order; unknown values always last, in (PID, GPU) order.
 void sort_processes(std::vector<GpuProcess>& processes, SortField field, bool reverse);
 
+// The order sort_processes uses, for lists that carry more than a process row
+// (the cluster view's rows with their node).
+bool process_before(const GpuProcess& a, const GpuProcess& b, SortField field, bool reverse);
+
 // A copy with devices and processes filtered and processes sorted; times, flags,
 // errors, versions and host still describe the whole collection.
 Snapshot apply_view(const Snapshot& snapshot, const ViewFilter& filter);

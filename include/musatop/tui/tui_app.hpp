@@ -37,6 +37,8 @@ struct TuiSettings {
     bool compact = false;  // the c and h toggles' first state
     bool trends = true;
     bool mouse = true;  // clicks and the wheel (--no-mouse turns them off)
+    // A node's screen opened from the cluster view: Esc returns to it.
+    bool back_on_escape = false;
     // Called after a key changed sort, direction, compact or trends; an error text
     // is shown on the status line.
     std::function<std::optional<std::string>(const ScreenChoices&)> on_choices;
@@ -47,5 +49,14 @@ int run_tui(const TuiSettings& settings, std::unique_ptr<Source> source);
 
 // The screen over any feed of frames (the sampler, a replay).
 int run_screen(const TuiSettings& settings, FrameFeed& feed);
+
+class CursesTerminal;
+
+// The screen on a terminal another screen already holds (the cluster view's
+// drill-down); returns on q, Ctrl-C or, with back_on_escape, Esc.
+void run_screen_on(const TuiSettings& settings, FrameFeed& feed, CursesTerminal& terminal);
+
+// Sleeps until a key, the fd's next publication (an eventfd, emptied) or `until`.
+void wait_for_key_or_publication(int publication_fd, MonoTime until);
 
 }  // namespace musatop::tui

@@ -1,0 +1,71 @@
+// The cluster screen's source of data: a background thread that runs rounds
+// (direct fetches or a Prometheus query) and publishes immutable ClusterSnapshots,
+// plus the frames of one node for the drill-down screen.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+#include "musatop/cluster/cluster_view.hpp"
+#include "musatop/model/history.hpp"
+#include "musatop/sampler/frame.hpp"
+#include "musatop/util/unique_fd.hpp"
+
+namespace musatop::cluster {
+
+// One round of the whole cluster; returns early when `cancel_fd` is readable.
+class ClusterSource {
+public:
+    virtual ~ClusterSource() = default;
+    virtual ClusterSnapshot round(MonoTime until, int cancel_fd) = 0;
+};
+
+class ClusterSampler {
+public:
+    // Histories (the drill-down's trends) are kept for every node up to this many
+    // nodes, else only for the node in focus: 5 minutes of 8 GPUs is about 150 KB.
+    static constexpr std::size_t kHistoryForAllNodes = 64;
+
+    ClusterSampler(std::unique_ptr<ClusterSource> source, Seconds interval);
+    ~ClusterSampler();  // stops the thread; a round in progress is cancelled
+    ClusterSampler(const ClusterSampler&) = delete;
+    ClusterSampler& operator=(const ClusterSampler&) = delete;
+
+    void start();
+    std::shared_ptr<const ClusterSnapshot> latest() const;
+    std::uint64_t revision() const { return revision_.load(std::memory_order_acquire); }
+    int publication_fd() const { return published_fd_.get(); }  // readable after each round
+    void request_refresh();
+    Seconds interval() const { return interval_; }
+
+    // The node whose history is kept even in big clusters (the drill-down's).
+    void set_focus(std::optional<std::string> address);
+    // The node's newest snapshot (marked remote: never signalled) and its history.
+    Frame node_frame(const std::string& address) const;
+
+private:
+    void run();
+    void record_histories(const ClusterSnapshot& cluster, MonoTime now);
+
+    std::unique_ptr<ClusterSource> source_;
+    Seconds interval_;
+    UniqueFd published_fd_;
+    UniqueFd cancel_read_, cancel_write_;
+    mutable std::mutex mutex_;
+    std::condition_variable wake_;
+    bool stop_ = false;
+    bool refresh_ = false;
+    std::shared_ptr<const ClusterSnapshot> latest_;
+    std::optional<std::string> focus_;
+    std::map<std::string, std::shared_ptr<const History>> histories_;  // by address, copy on write
+    std::map<std::string, std::shared_ptr<const Snapshot>> recorded_;  // the snapshot each history last saw
+    std::atomic<std::uint64_t> revision_{0};
+    std::thread thread_;
+};
+
+}  // namespace musatop::cluster

@@ -1,0 +1,119 @@
+#include "musatop/cluster/cluster_feed.hpp"
+
+#include <fcntl.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include <chrono>
+
+namespace musatop::cluster {
+namespace {
+
+MonoTime now_mono() { return std::chrono::steady_clock::now(); }
+
+}  // namespace
+
+ClusterSampler::ClusterSampler(std::unique_ptr<ClusterSource> source, Seconds interval)
+    : source_(std::move(source)), interval_(interval), published_fd_(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) {
+    int fds[2] = {-1, -1};
+    if (::pipe2(fds, O_CLOEXEC | O_NONBLOCK) == 0) {
+        cancel_read_ = UniqueFd(fds[0]);
+        cancel_write_ = UniqueFd(fds[1]);
+    }
+}
+
+ClusterSampler::~ClusterSampler() {
+    {
+        std::lock_guard lock(mutex_);
+        stop_ = true;
+    }
+    wake_.notify_all();
+    [[maybe_unused]] const ssize_t n = ::write(cancel_write_.get(), "x", 1);
+    if (thread_.joinable()) thread_.join();
+}
+
+void ClusterSampler::start() {
+    if (!thread_.joinable()) thread_ = std::thread([this] { run(); });
+}
+
+std::shared_ptr<const ClusterSnapshot> ClusterSampler::latest() const {
+    std::lock_guard lock(mutex_);
+    return latest_;
+}
+
+void ClusterSampler::request_refresh() {
+    {
+        std::lock_guard lock(mutex_);
+        refresh_ = true;
+    }
+    wake_.notify_all();
+}
+
+void ClusterSampler::set_focus(std::optional<std::string> address) {
+    std::lock_guard lock(mutex_);
+    focus_ = std::move(address);
+}
+
+Frame ClusterSampler::node_frame(const std::string& address) const {
+    std::lock_guard lock(mutex_);
+    Frame frame;
+    frame.revision = revision_.load();
+    if (!latest_) return frame;
+    for (const auto& node : latest_->nodes) {
+        if (node.address != address || !node.snapshot) continue;
+        auto remote = std::make_shared<Snapshot>(*node.snapshot);
+        remote->remote = true;
+        frame.snapshot = std::move(remote);
+        frame.completed_at = now_mono();
+    }
+    if (const auto it = histories_.find(address); it != histories_.end()) frame.history = it->second;
+    return frame;
+}
+
+void ClusterSampler::record_histories(const ClusterSnapshot& cluster, MonoTime now) {
+    std::optional<std::string> focus;
+    {
+        std::lock_guard lock(mutex_);
+        focus = focus_;
+    }
+    const bool all = cluster.nodes.size() <= kHistoryForAllNodes;
+    std::map<std::string, std::shared_ptr<const History>> next;
+    for (const auto& node : cluster.nodes) {
+        if (!node.snapshot || (!all && node.address != focus)) continue;
+        std::shared_ptr<const History> history;
+        if (const auto it = histories_.find(node.address); it != histories_.end()) history = it->second;
+        // A new snapshot goes into a copy: readers keep the one they hold.
+        if (!history || recorded_[node.address] != node.snapshot) {
+            auto updated = history ? std::make_shared<History>(*history) : std::make_shared<History>();
+            updated->record(*node.snapshot, now);
+            history = std::move(updated);
+            recorded_[node.address] = node.snapshot;
+        }
+        next[node.address] = std::move(history);
+    }
+    std::lock_guard lock(mutex_);
+    histories_ = std::move(next);
+}
+
+void ClusterSampler::run() {
+    for (;;) {
+        const MonoTime started = now_mono();
+        auto cluster = std::make_shared<const ClusterSnapshot>(source_->round(started + to_duration(interval_),
+                                                                              cancel_read_.get()));
+        record_histories(*cluster, now_mono());
+        {
+            std::lock_guard lock(mutex_);
+            latest_ = std::move(cluster);
+        }
+        revision_.fetch_add(1, std::memory_order_acq_rel);
+        const std::uint64_t one = 1;
+        [[maybe_unused]] const ssize_t written = ::write(published_fd_.get(), &one, sizeof one);
+        std::unique_lock lock(mutex_);
+        // Rounds start at most once per interval; a refresh starts one now.
+        wake_.wait_until(lock, started + to_duration(interval_), [this] { return stop_ || refresh_; });
+        if (stop_) return;
+        refresh_ = false;
+    }
+}
+
+}  // namespace musatop::cluster

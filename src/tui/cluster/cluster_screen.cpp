@@ -1,0 +1,195 @@
+#include "musatop/tui/cluster/cluster_screen.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include "musatop/cluster/cluster_tracker.hpp"
+#include "musatop/model/history.hpp"
+#include "musatop/output/format.hpp"
+#include "musatop/output/sanitize.hpp"
+#include "musatop/tui/dialogs/modal.hpp"
+#include "musatop/tui/widgets/bar.hpp"
+
+namespace musatop::tui {
+namespace {
+
+constexpr Style kBold{Color::none, 0, true};
+constexpr Style kDim{Color::none, 0, false, true};
+constexpr int kNodeWidth = 14;
+
+std::string totals(const std::vector<const cluster::NodeView*>& nodes, const ViewFilter& filter) {
+    int ok = 0, stale = 0, down = 0, busy = 0, idle = 0;
+    std::int64_t used = 0, total = 0;
+    for (const auto* node : nodes) {
+        (node->state == cluster::NodeState::ok ? ok : node->state == cluster::NodeState::stale ? stale : down)++;
+        if (!node->snapshot) continue;
+        for (const auto& d : cluster::node_view(*node->snapshot, filter).devices) {
+            (d.gpu_utilization_percent && *d.gpu_utilization_percent > 0 ? busy : idle)++;
+            used += d.memory_used_bytes.value_or(0);
+            total += d.memory_total_bytes.value_or(0);
+        }
+    }
+    return "nodes " + std::to_string(nodes.size()) + ": " + std::to_string(ok) + " ok, " + std::to_string(stale) +
+           " stale, " + std::to_string(down) + " down | GPUs " + std::to_string(busy + idle) + ": " +
+           std::to_string(busy) + " busy, " + std::to_string(idle) + " idle | VRAM " + format_used_total(used, total);
+}
+
+std::string node_header(const cluster::NodeView& node, MonoTime, WallTime sampled_at) {
+    std::string line = fit_right(sanitize(node.hostname.value_or(node.address)), kNodeWidth) + " " +
+                       sanitize(node.address) + "  ";
+    if (node.state == cluster::NodeState::ok) {
+        line += "ok";
+    } else if (node.state == cluster::NodeState::stale && node.fetched_at) {
+        line += "STALE " + format_duration(std::chrono::duration<double>(sampled_at - *node.fetched_at).count());
+    } else {
+        line += to_string(node.state);
+    }
+    if (node.latency_ms) line += "  " + cluster::latency_text(*node.latency_ms);
+    if (node.snapshot) {
+        const auto& host = node.snapshot->host;
+        line += "  CPU " + format_number(host.cpu_percent, "%") + "  RAM " +
+                format_used_total(host.memory_used_bytes, host.memory_total_bytes);
+    }
+    if (node.state != cluster::NodeState::ok && node.error) line += "  " + sanitize(*node.error);
+    return line;
+}
+
+std::string users_on(const Snapshot& view, std::int64_t index) {
+    std::set<std::string> users;
+    for (const auto& p : view.processes)
+        if (p.device_index == index) users.insert(sanitize(p.username.value_or("?")));
+    std::string out;
+    for (const auto& user : users) out += (out.empty() ? "" : " ") + user;
+    return out;
+}
+
+void draw_gpu_line(Canvas& canvas, int row, const Device& d, const Snapshot& view, bool ascii, int bar, bool dim) {
+    const Style style = Style{}.with_dim(dim);
+    int col = canvas.put(row, 0, "  [" + std::to_string(d.index) + "] " + fit_right(sanitize_or_na(d.name), 12) + " ", style);
+    col = canvas.put(row, col, render_bar(d.gpu_utilization_percent, bar, ascii) + " " +
+                                   percent_label(d.gpu_utilization_percent) + " ", style);
+    const auto vram = occupancy_percent(d.memory_used_bytes, d.memory_total_bytes);
+    col = canvas.put(row, col, render_bar(vram, bar, ascii) + " " + percent_label(vram) + " ", style);
+    canvas.put(row, col, pad_left(format_used_total(d.memory_used_bytes, d.memory_total_bytes), 13) + " " +
+                             pad_left(format_number(d.temperature_c, "C"), 4) + " " +
+                             pad_left(format_number(d.power_draw_w, "W"), 5) + "  " + users_on(view, d.index),
+               style);
+}
+
+struct ProcessRow {
+    std::string node;
+    GpuProcess process;
+};
+
+void draw_processes(Canvas& canvas, int top, int rows, const std::vector<const cluster::NodeView*>& nodes,
+                    const ViewFilter& filter) {
+    std::vector<ProcessRow> all;
+    for (const auto* node : nodes)
+        if (node->snapshot)
+            for (auto& p : cluster::node_view(*node->snapshot, filter).processes)
+                all.push_back({sanitize(node->hostname.value_or(node->address)), std::move(p)});
+    std::stable_sort(all.begin(), all.end(), [&](const ProcessRow& a, const ProcessRow& b) {
+        return process_before(a.process, b.process, filter.sort, filter.reverse);
+    });
+    canvas.put(top, 0, "Processes " + std::to_string(all.size()) + " | sort=" + to_string(filter.sort) +
+                           (filter.reverse ? " reversed" : "") +
+                           (filter.search.empty() ? "" : " | search=" + sanitize(filter.search)),
+               kBold);
+    canvas.put(top + 1, 0, pad_right("NODE", kNodeWidth) + " GPU     PID USER        GPU MEM COMMAND",
+               Style{Color::none, 0, false, false, false, true});
+    for (int i = 0; i < rows - 2 && i < static_cast<int>(all.size()); ++i) {
+        const auto& [node, p] = all[static_cast<std::size_t>(i)];
+        canvas.put(top + 2 + i, 0, fit_right(node, kNodeWidth) + " " + pad_left(std::to_string(p.device_index), 3) + " " +
+                                        pad_left(std::to_string(p.pid), 7) + " " +
+                                        fit_right(sanitize_or_na(p.username), 10) + " " +
+                                        pad_left(format_bytes(p.gpu_memory_bytes), 9) + " " + sanitize_or_na(p.command));
+    }
+}
+
+}  // namespace
+
+std::vector<const cluster::NodeView*> shown_nodes(const cluster::ClusterSnapshot& cluster, const ClusterUiState& state) {
+    std::vector<const cluster::NodeView*> nodes;
+    for (const auto& node : cluster.nodes)
+        if (state.nodes.matches(node)) nodes.push_back(&node);
+    return nodes;
+}
+
+std::vector<int> node_lines(const std::vector<const cluster::NodeView*>& nodes, const ViewFilter& filter, int& total) {
+    std::vector<int> starts;
+    total = 0;
+    for (const auto* node : nodes) {
+        starts.push_back(total);
+        total += 1 + (node->snapshot ? static_cast<int>(cluster::node_view(*node->snapshot, filter).devices.size()) : 0);
+    }
+    return starts;
+}
+
+ClusterGeometry draw_cluster_screen(Canvas& canvas, const ClusterScreenInput& in) {
+    ClusterGeometry g;
+    const int width = canvas.width(), height = canvas.height();
+    if (width < 60 || height < 12) {
+        g.too_small = true;
+        canvas.put(0, 0, "Terminal too small: resize to 60x12 or more.");
+        canvas.put(1, 0, "Press q or Ctrl-C to quit.");
+        return g;
+    }
+    const ClusterUiState& state = *in.state;
+    if (state.help) {
+        int scroll = state.help_scroll;
+        draw_modal(canvas, ModalView{in.title + " cluster help", cluster_help_lines(), "Esc / q / ? return | Up / Down scroll"},
+                   scroll);
+        g.help_scroll = scroll;
+        return g;
+    }
+    const int body = height - 4;  // title, settings, status, footer
+    g.node_rows = std::max(2, body * 3 / 5);
+    const int process_rows = body - g.node_rows;
+    if (!in.cluster) {
+        canvas.put(0, 0, in.title + " cluster | waiting for the first round...", kBold);
+    } else {
+        const auto nodes = shown_nodes(*in.cluster, state);
+        canvas.put(0, 0, in.title + " cluster | " + totals(nodes, state.filter), kBold);
+        canvas.put(1, 0, in.cluster->source + " " + in.refresh_note +
+                             (state.nodes.empty() ? "" : " | -n " + sanitize(state.nodes.text())) +
+                             (state.filter.users.empty() ? "" : " | user " + sanitize(state.filter.users.front())),
+                   kDim);
+        int total = 0;
+        const auto starts = node_lines(nodes, state.filter, total);
+        g.line_offset = std::clamp(state.line_offset, 0, std::max(0, total - g.node_rows));
+        const int bar = std::clamp((width - 62) / 2, 4, 20);
+        for (std::size_t i = 0; i < nodes.size(); ++i) {
+            const int first = starts[i] - g.line_offset;
+            if (first >= g.node_rows) break;
+            const auto& node = *nodes[i];
+            const bool selected = static_cast<int>(i) == state.selected;
+            if (first >= 0) {
+                Style style = node.state == cluster::NodeState::ok ? kBold : Style{Color::unknown, 0, true};
+                style.reverse = selected;
+                canvas.put(g.node_top + first, 0, (selected ? "> " : "  ") + node_header(node, in.now, in.cluster->sampled_at),
+                           style);
+                if (selected) canvas.set_style(g.node_top + first, 0, width - 1, style);
+            }
+            if (!node.snapshot) continue;
+            const Snapshot view = cluster::node_view(*node.snapshot, state.filter);
+            for (std::size_t k = 0; k < view.devices.size(); ++k) {
+                const int line = first + 1 + static_cast<int>(k);
+                if (line < 0) continue;
+                if (line >= g.node_rows) break;
+                draw_gpu_line(canvas, g.node_top + line, view.devices[k], view, in.ascii, bar,
+                              node.state != cluster::NodeState::ok);
+            }
+        }
+        if (nodes.empty()) canvas.put(g.node_top, 0, "No nodes match the node filter.");
+        draw_processes(canvas, g.node_top + g.node_rows, process_rows, nodes, state.filter);
+    }
+    std::string status;
+    if (state.search_editing) status = "/" + state.draft + "  [Enter apply, Esc cancel]";
+    else if (state.node_editing) status = "nodes: " + state.draft + "  [names, gpu[01-04], gpu*; Enter apply, Esc cancel]";
+    else if (!state.message.empty() && in.now < state.message_expires_at) status = state.message;
+    canvas.put(height - 2, 0, status, kBold);
+    canvas.put(height - 1, 0, cluster_footer(width >= 80));
+    return g;
+}
+
+}  // namespace musatop::tui
