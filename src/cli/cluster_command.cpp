@@ -10,6 +10,7 @@
 #include "musatop/cluster/cluster_tracker.hpp"
 #include "musatop/cluster/direct_fetcher.hpp"
 #include "musatop/cluster/node_list.hpp"
+#include "musatop/cluster/prometheus_source.hpp"
 #include "musatop/cli/screen_settings.hpp"
 #include "musatop/tui/cluster/cluster_app.hpp"
 
@@ -76,6 +77,44 @@ int run_cluster_screen(const Options& options, std::unique_ptr<cluster::ClusterS
     return tui::run_cluster_tui(settings, sampler);
 }
 
+int print_once(const Options& options, const cluster::ClusterSnapshot& view);
+
+int run_prometheus(const Options& options, const cluster::NodeFilter& filter, bool interactive) {
+    const ClusterOptions& c = options.cluster;
+    cluster::PrometheusSettings settings;
+    settings.url = *c.prometheus;
+    if (!settings.url.starts_with("http://") && !settings.url.starts_with("https://"))
+        throw UsageProblem{"argument --prometheus: expected an http:// or https:// URL, got '" + settings.url + "'"};
+    settings.job = c.prometheus_job;
+    settings.timeout = Seconds(options.timeout_seconds);
+    if (c.prometheus_user.has_value() != c.prometheus_password_file.has_value())
+        throw UsageProblem{"--prometheus-user and --prometheus-password-file go together"};
+    settings.user = c.prometheus_user;
+    if (c.prometheus_password_file)
+        settings.password = secret_from("--prometheus-password-file", *c.prometheus_password_file);
+    if (c.prometheus_bearer_token_file)
+        settings.bearer_token = secret_from("--prometheus-bearer-token-file", *c.prometheus_bearer_token_file);
+    if (c.prometheus_ca) {
+        read_file_or_throw("--prometheus-ca", *c.prometheus_ca);
+        settings.ca_file = c.prometheus_ca;
+    }
+    auto source = std::make_unique<cluster::PrometheusSource>(settings);
+    if (interactive) {
+        cluster::ClusterSampler sampler(std::move(source), Seconds(options.interval_seconds));
+        tui::ClusterTuiSettings screen;
+        screen.filter = options.filter;
+        screen.nodes = filter;
+        screen.ascii = options.ascii;
+        screen.refresh_note = "from Prometheus: the data changes once per scrape interval";
+        screen.node_screen = screen_settings(options, std::nullopt);
+        return tui::run_cluster_tui(screen, sampler);
+    }
+    const auto until = std::chrono::steady_clock::now() + to_duration(settings.timeout + Seconds(0.25));
+    auto view = source->round(until, -1);
+    if (!view.note) view.note = "data as of the last scrape; refresh is bounded by the scrape interval";
+    return print_once(options, cluster::filtered(view, filter));
+}
+
 int print_once(const Options& options, const cluster::ClusterSnapshot& view) {
     const cluster::TextOptions text{options.cluster.show_pid, options.cluster.show_cmd, options.cluster.no_processes};
     std::cout << (options.json ? cluster::render_cluster_json(view, options.filter)
@@ -90,6 +129,7 @@ int run_cluster(const Options& options, bool interactive) {
     try {
         auto filter = cluster::NodeFilter::parse(options.cluster.node_filter.value_or(""));
         if (!filter.ok()) throw UsageProblem{"argument " + filter.error()};
+        if (options.cluster.prometheus) return run_prometheus(options, filter.value(), interactive);
         const auto nodes = nodes_of(options.cluster);
         const auto settings = fetch_settings(options);
         const Seconds interval(options.interval_seconds);

@@ -89,7 +89,7 @@ std::string render_cluster_json(const ClusterSnapshot& cluster, const ViewFilter
     std::string out = "{\n  \"schema_version\": 1,\n  \"kind\": \"cluster\",\n  \"sampled_at\": " +
                       time_json(cluster.sampled_at) + ",\n  \"source\": " + dump(json(cluster.source)) +
                       ",\n  \"nodes\": [";
-    json errors = json::array();
+    json errors = json(cluster.errors);
     for (std::size_t i = 0; i < cluster.nodes.size(); ++i) {
         const NodeView& node = cluster.nodes[i];
         out += (i ? ",\n    " : "\n    ") + node_json(node, filter);
@@ -110,6 +110,7 @@ std::string render_cluster_text(const ClusterSnapshot& cluster, const ViewFilter
         for (const auto& d : view.devices) name_width = std::max(name_width, sanitize_or_na(d.name).size());
         for (const auto& d : view.devices) out += gpu_line(d, view, name_width, options) + "\n";
     }
+    for (const auto& error : cluster.errors) out += "ERROR: " + sanitize(error) + "\n";
     if (cluster.note) out += "NOTE: " + sanitize(*cluster.note) + "\n";
     return out;
 }

@@ -20,7 +20,7 @@ const char* to_string(NodeState state) {
 }
 
 bool ClusterSnapshot::all_ok() const {
-    return std::all_of(nodes.begin(), nodes.end(), [](const NodeView& n) { return n.state == NodeState::ok; });
+    return errors.empty() && std::all_of(nodes.begin(), nodes.end(), [](const NodeView& n) { return n.state == NodeState::ok; });
 }
 
 Result<NodeFilter> NodeFilter::parse(std::string_view text) {

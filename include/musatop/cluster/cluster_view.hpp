@@ -36,6 +36,7 @@ struct ClusterSnapshot {
     std::string source = "direct";  // or "prometheus"
     std::vector<NodeView> nodes;
     std::optional<std::string> note;  // e.g. why processes are missing (Prometheus)
+    std::vector<std::string> errors;  // of the source itself (Prometheus cannot be asked)
     bool all_ok() const;
 };
 

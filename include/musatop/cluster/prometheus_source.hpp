@@ -1,0 +1,63 @@
+// Prometheus mode: the cluster from one instant query per refresh over the
+// agents' series (cluster.md §4), grouped by `instance`.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "musatop/cluster/cluster_feed.hpp"
+#include "musatop/util/result.hpp"
+
+namespace musatop::cluster {
+
+struct PrometheusSettings {
+    std::string url;  // http(s)://host:9090, without /api/...
+    std::string job = "musatop";
+    Seconds timeout{3};
+    std::optional<std::string> user, password;  // basic auth (password from a file)
+    std::optional<std::string> bearer_token;    // from a file
+    std::optional<std::string> ca_file;
+};
+
+// `{__name__=~"musatop_.*",job="JOB"} or up{job="JOB"}`
+std::string cluster_query(const std::string& job);
+
+// The cluster in an answer of /api/v1/query. `scrape_interval`: data older than
+// three of them is stale; `last_errors`: lastError of each down instance (from
+// /api/v1/targets). Pure.
+Result<ClusterSnapshot> cluster_from_prometheus(std::string_view answer, WallTime now, Seconds scrape_interval,
+                                                const std::map<std::string, std::string>& last_errors);
+
+// From /api/v1/targets: each target's scrapeInterval and lastError, by instance.
+struct TargetsInfo {
+    std::optional<Seconds> scrape_interval;
+    std::map<std::string, std::string> last_errors;
+};
+TargetsInfo parse_targets(std::string_view answer, const std::string& job);
+
+class PrometheusSource final : public ClusterSource {
+public:
+    explicit PrometheusSource(PrometheusSettings settings);
+    ~PrometheusSource() override;
+    ClusterSnapshot round(MonoTime until, int cancel_fd) override;
+    Seconds scrape_interval() const { return scrape_interval_; }
+
+private:
+    struct Answer {
+        long status = 0;
+        std::string body;
+        std::string failure;
+    };
+    Answer request(const std::string& path, const std::string& form, MonoTime until, int cancel_fd);
+
+    PrometheusSettings settings_;
+    void* curl_ = nullptr;   // CURL*, kept for keep-alive
+    void* multi_ = nullptr;  // CURLM*
+    Seconds scrape_interval_{15};
+    bool targets_read_ = false;
+    std::optional<ClusterSnapshot> last_;  // shown (stale) while Prometheus is away
+};
+
+}  // namespace musatop::cluster

@@ -1,0 +1,219 @@
+// The pure half of Prometheus mode: an /api/v1/query answer into a ClusterSnapshot.
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <functional>
+
+#include <nlohmann/json.hpp>
+
+#include "musatop/cluster/prometheus_source.hpp"
+
+namespace musatop::cluster {
+namespace {
+
+using json = nlohmann::json;
+
+std::optional<double> percent(double ratio) { return ratio * 100; }
+
+// The agents' value series and where each goes in a Device (the inverse of
+// serve/metrics.cpp; the Prometheus e2e test compares both views value by value).
+struct GpuSeries {
+    const char* name;
+    std::function<void(Device&, double)> set;
+};
+const std::array<GpuSeries, 12> kGpuSeries = {{
+    {"musatop_gpu_utilization_ratio", [](Device& d, double v) { d.gpu_utilization_percent = percent(v); }},
+    {"musatop_gpu_memory_busy_ratio", [](Device& d, double v) { d.memory_utilization_percent = percent(v); }},
+    {"musatop_gpu_memory_used_bytes", [](Device& d, double v) { d.memory_used_bytes = std::llround(v); }},
+    {"musatop_gpu_memory_total_bytes", [](Device& d, double v) { d.memory_total_bytes = std::llround(v); }},
+    {"musatop_gpu_temperature_celsius", [](Device& d, double v) { d.temperature_c = v; }},
+    {"musatop_gpu_power_watts", [](Device& d, double v) { d.power_draw_w = v; }},
+    {"musatop_gpu_power_limit_watts", [](Device& d, double v) { d.power_limit_w = v; }},
+    {"musatop_gpu_graphics_clock_hertz", [](Device& d, double v) { d.graphics_clock_mhz = v / 1e6; }},
+    {"musatop_gpu_memory_clock_hertz", [](Device& d, double v) { d.memory_clock_mhz = v / 1e6; }},
+    {"musatop_gpu_fan_speed_ratio", [](Device& d, double v) { d.fan_speed_percent = percent(v); }},
+    {"musatop_gpu_pcie_link_width", [](Device& d, double v) { d.pcie_link_width_current = std::llround(v); }},
+    {"musatop_gpu_pcie_link_width_max", [](Device& d, double v) { d.pcie_link_width_max = std::llround(v); }},
+}};
+
+std::string label(const json& metric, const char* name) {
+    const auto it = metric.find(name);
+    return it != metric.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+std::optional<std::string> known(std::string text) {
+    return text.empty() ? std::nullopt : std::optional<std::string>(std::move(text));
+}
+
+struct Instance {
+    Snapshot snapshot;
+    std::optional<double> up;
+    std::optional<double> devices_at, processes_at;
+    bool devices_failed = false, processes_failed = false;
+    bool has_process_series = false;
+    bool any_musatop = false;
+};
+
+Device& device(Snapshot& s, const json& metric) {
+    const std::string gpu = label(metric, "gpu");
+    std::int64_t index = 0;
+    std::sscanf(gpu.c_str(), "%ld", &index);
+    for (auto& d : s.devices)
+        if (d.index == index) return d;
+    Device d;
+    d.index = index;
+    d.uuid = known(label(metric, "uuid"));
+    s.devices.push_back(d);
+    return s.devices.back();
+}
+
+void add_sample(Instance& in, const std::string& name, const json& metric, double value) {
+    Snapshot& s = in.snapshot;
+    in.any_musatop = true;
+    if (name == "musatop_host_info") {
+        s.host.hostname = known(label(metric, "hostname"));
+        s.driver_version = known(label(metric, "driver_version"));
+        s.gmi_version = known(label(metric, "gmi_version"));
+        s.musa_version = known(label(metric, "musa_version"));
+    } else if (name == "musatop_collect_timestamp_seconds") {
+        (label(metric, "source") == "devices" ? in.devices_at : in.processes_at) = value;
+    } else if (name == "musatop_collect_success" && value == 0) {
+        (label(metric, "source") == "devices" ? in.devices_failed : in.processes_failed) = true;
+    } else if (name == "musatop_gpu_info") {
+        Device& d = device(s, metric);
+        d.name = known(label(metric, "name"));
+        d.bus_id = known(label(metric, "bus_id"));
+    } else if (name == "musatop_process_gpu_memory_bytes") {
+        in.has_process_series = true;
+        GpuProcess p;
+        std::sscanf(label(metric, "gpu").c_str(), "%ld", &p.device_index);
+        std::sscanf(label(metric, "pid").c_str(), "%ld", &p.pid);
+        p.device_uuid = known(label(metric, "uuid"));
+        p.username = known(label(metric, "user"));
+        p.gpu_memory_bytes = std::llround(value);
+        p.status = ProcessStatus::unverified;
+        s.processes.push_back(p);
+    } else if (name == "musatop_process_info") {
+        std::int64_t gpu = 0, pid = 0;
+        std::sscanf(label(metric, "gpu").c_str(), "%ld", &gpu);
+        std::sscanf(label(metric, "pid").c_str(), "%ld", &pid);
+        for (auto& p : s.processes)
+            if (p.device_index == gpu && p.pid == pid) p.command = known(label(metric, "command"));
+    } else {
+        for (const auto& series : kGpuSeries)
+            if (name == series.name) series.set(device(s, metric), value);
+    }
+}
+
+WallTime at_seconds(double seconds) {
+    return WallTime(std::chrono::duration_cast<WallTime::duration>(std::chrono::duration<double>(seconds)));
+}
+
+NodeView node_of(const std::string& address, Instance& in, WallTime now, Seconds scrape_interval,
+                 const std::map<std::string, std::string>& last_errors) {
+    NodeView node;
+    node.address = address;
+    if (in.up && *in.up == 0) {
+        node.state = NodeState::unreachable;
+        const auto error = last_errors.find(address);
+        node.error = "Prometheus cannot scrape it" +
+                     (error != last_errors.end() && !error->second.empty() ? ": " + error->second : std::string());
+        return node;
+    }
+    Snapshot& s = in.snapshot;
+    s.devices_sampled_at = in.devices_at ? std::optional(at_seconds(*in.devices_at)) : std::nullopt;
+    s.processes_sampled_at = in.processes_at ? std::optional(at_seconds(*in.processes_at)) : std::nullopt;
+    s.sampled_at = s.devices_sampled_at.value_or(now);
+    s.devices_stale = in.devices_failed;
+    s.processes_stale = in.processes_failed || !in.has_process_series;
+    std::sort(s.devices.begin(), s.devices.end(), [](const Device& a, const Device& b) { return a.index < b.index; });
+    node.hostname = s.host.hostname;
+    node.fetched_at = s.devices_sampled_at;
+    node.snapshot = std::make_shared<const Snapshot>(s);
+    const Seconds age = now - s.sampled_at;
+    if (!in.any_musatop) {
+        node.state = NodeState::error;
+        node.error = "scraped, but it exports no musatop series";
+    } else if (age > 3 * scrape_interval) {
+        node.state = NodeState::stale;
+        char text[96];
+        std::snprintf(text, sizeof text, "its data is %.0f s old (more than 3 scrape intervals)", age.count());
+        node.error = text;
+    } else if (in.devices_failed) {
+        node.state = NodeState::stale;
+        node.error = "the node reports stale device data";
+    } else {
+        node.state = NodeState::ok;
+    }
+    return node;
+}
+
+}  // namespace
+
+std::string cluster_query(const std::string& job) {
+    return "{__name__=~\"musatop_.*\",job=\"" + job + "\"} or up{job=\"" + job + "\"}";
+}
+
+Result<ClusterSnapshot> cluster_from_prometheus(std::string_view answer, WallTime now, Seconds scrape_interval,
+                                                const std::map<std::string, std::string>& last_errors) {
+    const json doc = json::parse(answer, nullptr, false);
+    if (doc.is_discarded() || !doc.is_object()) return Error{"Prometheus answered something other than JSON"};
+    if (doc.value("status", "") != "success")
+        return Error{"Prometheus: " + (doc.contains("error") && doc["error"].is_string() ? doc["error"].get<std::string>()
+                                                                                         : std::string("query failed"))};
+    const json& result = doc["data"]["result"];
+    if (!result.is_array()) return Error{"Prometheus: no vector in the answer"};
+    std::vector<std::string> order;
+    std::map<std::string, Instance> instances;
+    for (const auto& sample : result) {
+        const json& metric = sample["metric"];
+        const json& value = sample["value"];
+        if (!metric.is_object() || !value.is_array() || value.size() != 2 || !value[1].is_string()) continue;
+        const std::string instance = label(metric, "instance");
+        if (instance.empty()) continue;
+        if (!instances.count(instance)) order.push_back(instance);
+        double number = 0;
+        try {
+            number = std::stod(value[1].get<std::string>());
+        } catch (const std::exception&) {
+            continue;
+        }
+        Instance& in = instances[instance];
+        const std::string name = label(metric, "__name__");
+        if (name == "up") in.up = number;
+        else add_sample(in, name, metric, number);
+    }
+    std::sort(order.begin(), order.end());
+    ClusterSnapshot cluster;
+    cluster.sampled_at = now;
+    cluster.source = "prometheus";
+    bool processes = false;
+    for (const auto& address : order) {
+        processes = processes || instances[address].has_process_series;
+        cluster.nodes.push_back(node_of(address, instances[address], now, scrape_interval, last_errors));
+    }
+    if (!processes && !cluster.nodes.empty())
+        cluster.note = "no process series: run the agents with musatop serve --process-metrics to see processes here";
+    return cluster;
+}
+
+TargetsInfo parse_targets(std::string_view answer, const std::string& job) {
+    TargetsInfo info;
+    const json doc = json::parse(answer, nullptr, false);
+    if (doc.is_discarded() || !doc.is_object()) return info;
+    const json& targets = doc["data"]["activeTargets"];
+    if (!targets.is_array()) return info;
+    for (const auto& target : targets) {
+        const json& labels = target["labels"];
+        if (!labels.is_object() || label(labels, "job") != job) continue;
+        const std::string interval = target.value("scrapeInterval", "");
+        double amount = 0;
+        char unit = 's';
+        if (std::sscanf(interval.c_str(), "%lf%c", &amount, &unit) >= 1 && amount > 0)
+            info.scrape_interval = Seconds(amount * (unit == 'm' ? 60 : unit == 'h' ? 3600 : 1));
+        info.last_errors[label(labels, "instance")] = target.value("lastError", "");
+    }
+    return info;
+}
+
+}  // namespace musatop::cluster
