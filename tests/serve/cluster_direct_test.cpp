@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "fake_node.hpp"
+#include "musatop/cluster/direct_fetcher.hpp"
 #include "scenario.hpp"
 #include "serve_process.hpp"
 
@@ -148,4 +149,32 @@ TEST(ClusterDirect, BadNodeListsAreUsageErrors) {
     const auto missing = client.run({"--nodes", "a", "--node-user", "u", "--node-password-file", "/nonexistent"});
     EXPECT_EQ(missing.exit_code, 2);
     EXPECT_NE(missing.err.find("cannot read /nonexistent"), std::string::npos);
+}
+
+TEST(ClusterDirect, TwentyRoundsASecondAndASlowNodeIsNeverAskedTwice) {
+    Scenario scenario;
+    gmi_with(scenario, 2, {});
+    ServeProcess fast(scenario, {"--interval", "0.05"});
+    ASSERT_TRUE(fast.listening());
+    ASSERT_TRUE(wait_for([&] { return http_get(fast.port(), "/healthz").status == 200; }));
+    FakeNode slow(FakeNode::Behaviour::slow, http_get(fast.port(), "/api/v1/snapshot").body, 2s);
+    const auto nodes = musatop::cluster::parse_node_list("127.0.0.1:" + std::to_string(fast.port()) + "," + slow.address());
+    ASSERT_TRUE(nodes.ok());
+    musatop::cluster::FetchSettings settings;
+    settings.timeout = musatop::Seconds(5);
+    musatop::cluster::ClusterSampler sampler(
+        std::make_unique<musatop::cluster::DirectSource>(nodes.value(), settings, musatop::Seconds(10)),
+        musatop::Seconds(0.05));
+    const auto started = std::chrono::steady_clock::now();
+    sampler.start();
+    // 20 rounds a second: 20 rounds take about a second, never less than 0.95 s.
+    ASSERT_TRUE(wait_for([&] { return sampler.revision() >= 20; }, 10s, 5ms));
+    const auto took = std::chrono::steady_clock::now() - started;
+    EXPECT_GE(took, 950ms);
+    RecordProperty("seconds_for_20_rounds", std::to_string(std::chrono::duration<double>(took).count()));
+    const auto cluster = sampler.latest();
+    ASSERT_TRUE(cluster);
+    EXPECT_EQ(cluster->nodes[0].state, musatop::cluster::NodeState::ok);
+    EXPECT_EQ(slow.requests(), 1);  // still answering its first request: not asked again
+    ASSERT_TRUE(wait_for([&] { return sampler.latest()->nodes[1].state == musatop::cluster::NodeState::ok; }, 10s));
 }

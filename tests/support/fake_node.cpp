@@ -62,6 +62,7 @@ void FakeNode::serve() {
         if (!(fds[0].revents & POLLIN)) continue;
         const int fd = ::accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC);
         if (fd < 0) continue;
+        ++requests_;
         char buffer[4096];
         (void)::recv(fd, buffer, sizeof buffer, 0);  // the request; its content does not matter
         switch (behaviour_) {

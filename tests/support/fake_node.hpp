@@ -22,6 +22,7 @@ public:
     ~FakeNode();
 
     int port() const { return port_; }
+    int requests() const { return requests_.load(); }  // accepted so far
     std::string address() const { return "127.0.0.1:" + std::to_string(port_); }
 
 private:
@@ -33,6 +34,7 @@ private:
     int listen_fd_ = -1;
     int stop_pipe_[2] = {-1, -1};
     int port_ = 0;
+    std::atomic<int> requests_{0};
     std::thread thread_;
 };
 

@@ -11,6 +11,7 @@
 #include "musatop/cluster/cluster_output.hpp"
 #include "musatop/cluster/cluster_tracker.hpp"
 #include "musatop/cluster/node_list.hpp"
+#include "musatop/cluster/prometheus_source.hpp"
 #include "musatop/output/json_output.hpp"
 
 using namespace musatop;
@@ -233,4 +234,63 @@ TEST(ClusterOutput, GpustatLinesPerNode) {
     EXPECT_EQ(bare.find("alice"), std::string::npos);
     EXPECT_EQ(latency_text(0.84), "840 \xc2\xb5s");
     EXPECT_EQ(latency_text(2100), "2.1 s");
+}
+
+TEST(PrometheusView, InstancesFromOneAnswer) {
+    const WallTime now(std::chrono::seconds(1800000100));
+    const std::string answer = R"({"status":"success","data":{"resultType":"vector","result":[
+      {"metric":{"__name__":"up","instance":"b:9499","job":"musatop"},"value":[1800000100,"1"]},
+      {"metric":{"__name__":"musatop_host_info","instance":"b:9499","hostname":"gpu-b","driver_version":"3.3.8",
+                 "gmi_version":"","musa_version":""},"value":[1800000100,"1"]},
+      {"metric":{"__name__":"musatop_collect_timestamp_seconds","instance":"b:9499","source":"devices"},
+       "value":[1800000100,"1800000099.5"]},
+      {"metric":{"__name__":"musatop_gpu_info","instance":"b:9499","gpu":"1","uuid":"u1","name":"MTT S4000",
+                 "bus_id":""},"value":[1800000100,"1"]},
+      {"metric":{"__name__":"musatop_gpu_utilization_ratio","instance":"b:9499","gpu":"1","uuid":"u1"},
+       "value":[1800000100,"0.42"]},
+      {"metric":{"__name__":"musatop_gpu_memory_used_bytes","instance":"b:9499","gpu":"1","uuid":"u1"},
+       "value":[1800000100,"1073741824"]},
+      {"metric":{"__name__":"up","instance":"a:9499","job":"musatop"},"value":[1800000100,"0"]},
+      {"metric":{"__name__":"up","instance":"c:9499","job":"musatop"},"value":[1800000100,"1"]},
+      {"metric":{"__name__":"musatop_collect_timestamp_seconds","instance":"c:9499","source":"devices"},
+       "value":[1800000100,"1800000000"]},
+      {"metric":{"__name__":"musatop_gpu_info","instance":"c:9499","gpu":"0","uuid":"","name":"x","bus_id":""},
+       "value":[1800000100,"1"]}
+    ]}})";
+    const auto cluster = cluster_from_prometheus(answer, now, Seconds(1), {{"a:9499", "connection refused"}});
+    ASSERT_TRUE(cluster.ok()) << cluster.error();
+    ASSERT_EQ(cluster->nodes.size(), 3u);  // ordered by instance
+    EXPECT_EQ(cluster->source, "prometheus");
+    EXPECT_EQ(cluster->nodes[0].state, NodeState::unreachable);
+    EXPECT_EQ(cluster->nodes[0].error, "Prometheus cannot scrape it: connection refused");
+    const NodeView& b = cluster->nodes[1];
+    EXPECT_EQ(b.state, NodeState::ok);
+    EXPECT_EQ(b.hostname, "gpu-b");
+    ASSERT_EQ(b.snapshot->devices.size(), 1u);
+    EXPECT_EQ(b.snapshot->devices[0].index, 1);
+    EXPECT_EQ(b.snapshot->devices[0].name, "MTT S4000");
+    EXPECT_DOUBLE_EQ(*b.snapshot->devices[0].gpu_utilization_percent, 42.0);
+    EXPECT_EQ(b.snapshot->devices[0].memory_used_bytes, 1LL << 30);
+    EXPECT_FALSE(b.snapshot->devices[0].temperature_c);  // an omitted series stays unknown
+    EXPECT_EQ(b.snapshot->driver_version, "3.3.8");
+    EXPECT_FALSE(b.snapshot->gmi_version);
+    EXPECT_EQ(cluster->nodes[2].state, NodeState::stale);  // 100 s old at a 1 s scrape interval
+    EXPECT_EQ(cluster->nodes[2].error, "its data is 100 s old (more than 3 scrape intervals)");
+    EXPECT_TRUE(cluster->note);  // no process series at all
+    EXPECT_FALSE(cluster_from_prometheus("<html>", now, Seconds(1), {}).ok());
+    const auto refused = cluster_from_prometheus(R"({"status":"error","error":"bad query"})", now, Seconds(1), {});
+    ASSERT_FALSE(refused.ok());
+    EXPECT_EQ(refused.error(), "Prometheus: bad query");
+    EXPECT_EQ(cluster_query("musatop"), "{__name__=~\"musatop_.*\",job=\"musatop\"} or up{job=\"musatop\"}");
+}
+
+TEST(PrometheusView, TargetsGiveTheScrapeIntervalAndLastErrors) {
+    const auto info = parse_targets(R"({"status":"success","data":{"activeTargets":[
+        {"labels":{"instance":"a:9499","job":"musatop"},"scrapeInterval":"15s","lastError":"connection refused"},
+        {"labels":{"instance":"x:9100","job":"node"},"scrapeInterval":"1m","lastError":""}]}})", "musatop");
+    ASSERT_TRUE(info.scrape_interval);
+    EXPECT_EQ(*info.scrape_interval, Seconds(15));
+    EXPECT_EQ(info.last_errors.at("a:9499"), "connection refused");
+    EXPECT_FALSE(info.last_errors.count("x:9100"));
+    EXPECT_FALSE(parse_targets("nonsense", "musatop").scrape_interval);
 }
