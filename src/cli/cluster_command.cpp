@@ -1,5 +1,7 @@
 #include "musatop/cli/cluster_command.hpp"
 
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <chrono>
 #include <fstream>
@@ -117,15 +119,21 @@ int run_prometheus(const Options& options, const cluster::NodeFilter& filter, bo
 
 int print_once(const Options& options, const cluster::ClusterSnapshot& view) {
     const cluster::TextOptions text{options.cluster.show_pid, options.cluster.show_cmd, options.cluster.no_processes};
-    std::cout << (options.json ? cluster::render_cluster_json(view, options.filter)
-                               : cluster::render_cluster_text(view, options.filter, text))
-              << std::flush;
+    if (options.json) cluster::write_cluster_json(std::cout, view, options.filter);
+    else std::cout << cluster::render_cluster_text(view, options.filter, text);
+    std::cout << std::flush;
     return view.all_ok() ? 0 : 1;
 }
 
 }  // namespace
 
 int run_cluster(const Options& options, bool interactive) {
+    // One socket per node: a thousand nodes need more than the usual soft limit of
+    // 1024 descriptors; the hard limit is ours to use (as Go programs do by default).
+    if (rlimit limit{}; ::getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max) {
+        limit.rlim_cur = limit.rlim_max;
+        ::setrlimit(RLIMIT_NOFILE, &limit);
+    }
     try {
         auto filter = cluster::NodeFilter::parse(options.cluster.node_filter.value_or(""));
         if (!filter.ok()) throw UsageProblem{"argument " + filter.error()};

@@ -1,6 +1,7 @@
 #include "musatop/cluster/cluster_output.hpp"
 
 #include <cmath>
+#include <sstream>
 #include <ctime>
 
 #include <nlohmann/json.hpp>
@@ -85,19 +86,24 @@ std::string gpu_line(const Device& d, const Snapshot& view, std::size_t name_wid
 
 }  // namespace
 
-std::string render_cluster_json(const ClusterSnapshot& cluster, const ViewFilter& filter) {
-    std::string out = "{\n  \"schema_version\": 1,\n  \"kind\": \"cluster\",\n  \"sampled_at\": " +
-                      time_json(cluster.sampled_at) + ",\n  \"source\": " + dump(json(cluster.source)) +
-                      ",\n  \"nodes\": [";
+void write_cluster_json(std::ostream& out, const ClusterSnapshot& cluster, const ViewFilter& filter) {
+    out << "{\n  \"schema_version\": 1,\n  \"kind\": \"cluster\",\n  \"sampled_at\": " << time_json(cluster.sampled_at)
+        << ",\n  \"source\": " << dump(json(cluster.source)) << ",\n  \"nodes\": [";
     json errors = json(cluster.errors);
     for (std::size_t i = 0; i < cluster.nodes.size(); ++i) {
         const NodeView& node = cluster.nodes[i];
-        out += (i ? ",\n    " : "\n    ") + node_json(node, filter);
+        out << (i ? ",\n    " : "\n    ") << node_json(node, filter);
         if (node.state != NodeState::ok) errors.push_back(node.address + ": " + node.error.value_or(to_string(node.state)));
     }
-    out += cluster.nodes.empty() ? "],\n" : "\n  ],\n";
+    out << (cluster.nodes.empty() ? "],\n" : "\n  ],\n");
     // "note" is an addition after the keys of cluster.md.
-    return out + "  \"errors\": " + dump(errors) + ",\n  \"note\": " + optional_json(cluster.note) + "\n}\n";
+    out << "  \"errors\": " << dump(errors) << ",\n  \"note\": " << optional_json(cluster.note) << "\n}\n";
+}
+
+std::string render_cluster_json(const ClusterSnapshot& cluster, const ViewFilter& filter) {
+    std::ostringstream out;
+    write_cluster_json(out, cluster, filter);
+    return out.str();
 }
 
 std::string render_cluster_text(const ClusterSnapshot& cluster, const ViewFilter& filter, const TextOptions& options) {

@@ -103,6 +103,8 @@ DirectFetcher::DirectFetcher(std::vector<NodeAddress> nodes, FetchSettings setti
         curl_easy_setopt(t.easy, CURLOPT_WRITEDATA, &t);
         curl_easy_setopt(t.easy, CURLOPT_ERRORBUFFER, t.error);
         curl_easy_setopt(t.easy, CURLOPT_USERAGENT, "musatop-cluster");
+        // A snapshot is a few kilobytes: a 4 KiB receive buffer instead of 16 per node.
+        curl_easy_setopt(t.easy, CURLOPT_BUFFERSIZE, 4096L);
         if (settings.user) {
             curl_easy_setopt(t.easy, CURLOPT_HTTPAUTH, CURLAUTH_BASIC);
             curl_easy_setopt(t.easy, CURLOPT_USERNAME, settings.user->c_str());
@@ -125,7 +127,8 @@ std::size_t DirectFetcher::in_flight() const {
         std::count_if(state_->transfers.begin(), state_->transfers.end(), [](const Transfer& t) { return t.busy; }));
 }
 
-std::vector<std::pair<std::size_t, FetchOutcome>> DirectFetcher::round(MonoTime until, int cancel_fd) {
+void DirectFetcher::round(MonoTime until, int cancel_fd,
+                          const std::function<void(std::size_t, FetchOutcome&&)>& done) {
     for (auto& t : state_->transfers) {
         if (t.busy) continue;
         t.error[0] = '\0';
@@ -134,7 +137,6 @@ std::vector<std::pair<std::size_t, FetchOutcome>> DirectFetcher::round(MonoTime 
         curl_multi_add_handle(state_->multi, t.easy);
         t.busy = true;
     }
-    std::vector<std::pair<std::size_t, FetchOutcome>> done;
     for (;;) {
         int running = 0;
         curl_multi_perform(state_->multi, &running);
@@ -147,16 +149,16 @@ std::vector<std::pair<std::size_t, FetchOutcome>> DirectFetcher::round(MonoTime 
             const CURLcode code = message->data.result;
             curl_multi_remove_handle(state_->multi, found->easy);
             found->busy = false;
-            done.emplace_back(static_cast<std::size_t>(found - state_->transfers.begin()), outcome_of(*found, code));
+            done(static_cast<std::size_t>(found - state_->transfers.begin()), outcome_of(*found, code));
         }
         const MonoTime now = std::chrono::steady_clock::now();
-        if (in_flight() == 0 || now >= until) return done;
+        if (in_flight() == 0 || now >= until) return;
         curl_waitfd cancel{cancel_fd, CURL_WAIT_POLLIN, 0};
         const auto wait_ms = std::chrono::duration_cast<std::chrono::milliseconds>(until - now).count();
         int ready = 0;
         curl_multi_poll(state_->multi, cancel_fd >= 0 ? &cancel : nullptr, cancel_fd >= 0 ? 1u : 0u,
                         static_cast<int>(std::clamp<long long>(wait_ms, 1, 1000)), &ready);
-        if (cancel_fd >= 0 && (cancel.revents & CURL_WAIT_POLLIN)) return done;
+        if (cancel_fd >= 0 && (cancel.revents & CURL_WAIT_POLLIN)) return;
     }
 }
 
@@ -174,8 +176,9 @@ DirectSource::DirectSource(const std::vector<NodeAddress>& nodes, FetchSettings 
     : fetcher_(nodes, std::move(settings)), tracker_(displays(nodes), stale_after) {}
 
 ClusterSnapshot DirectSource::round(MonoTime until, int cancel_fd) {
-    for (const auto& [index, outcome] : fetcher_.round(until, cancel_fd))
+    fetcher_.round(until, cancel_fd, [this](std::size_t index, FetchOutcome&& outcome) {
         tracker_.record(index, outcome, std::chrono::system_clock::now());
+    });
     return tracker_.view(std::chrono::system_clock::now(), "direct");
 }
 

@@ -2,6 +2,7 @@
 // compact text, one block per node (cluster.md §4). Pure.
 #pragma once
 
+#include <ostream>
 #include <string>
 
 #include "musatop/cluster/cluster_view.hpp"
@@ -11,6 +12,10 @@ namespace musatop::cluster {
 // {"schema_version": 1, "kind": "cluster", ..., "nodes": [...], "errors": [...]};
 // each snapshot is the node's own --json document through `filter`.
 std::string render_cluster_json(const ClusterSnapshot& cluster, const ViewFilter& filter);
+
+// The same, written piece by piece: a thousand nodes' documents are never one
+// string in memory.
+void write_cluster_json(std::ostream& out, const ClusterSnapshot& cluster, const ViewFilter& filter);
 
 struct TextOptions {
     bool show_pid = false;

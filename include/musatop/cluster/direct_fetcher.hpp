@@ -4,6 +4,7 @@
 // again until it answers or times out, so a slow node never delays the others.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -34,8 +35,9 @@ public:
 
     // Starts a request on every node without one out, then waits until all that
     // are out have finished, `until` passes, or `cancel_fd` becomes readable.
-    // Returns the requests that finished, by node index.
-    std::vector<std::pair<std::size_t, FetchOutcome>> round(MonoTime until, int cancel_fd = -1);
+    // Each finished request goes to `done` (node index, outcome) as it finishes,
+    // so a thousand answers are never held at once.
+    void round(MonoTime until, int cancel_fd, const std::function<void(std::size_t, FetchOutcome&&)>& done);
 
     // Requests still out (slow nodes), for tests and the status line.
     std::size_t in_flight() const;
