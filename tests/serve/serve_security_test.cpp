@@ -9,6 +9,8 @@
 #include <httplib.h>
 
 #include "child_process.hpp"
+#include <nlohmann/json.hpp>
+
 #include "serve_process.hpp"
 
 using namespace musatop::testing;
@@ -141,4 +143,41 @@ TEST(ServeLimits, AnIdleKeepAliveConnectionIsClosedAfter30Seconds) {
     EXPECT_GE(idle, 29s);
     EXPECT_LT(idle, 33s);
     EXPECT_EQ(serve.stop(SIGTERM), 0);
+}
+
+TEST(ServeSecurity, TheClusterViewReachesAProtectedAgent) {
+    Scenario scenario;
+    scenario.use_reference_fixtures();
+    ASSERT_TRUE(make_certificate(scenario)) << "openssl req failed";
+    const std::string hash = ::crypt("s3cret", ::crypt_gensalt("$2y$", 5, nullptr, 0));
+    scenario.set("web.yml", "tls_server_config:\n  cert_file: tls.crt\n  key_file: tls.key\n"
+                            "basic_auth_users:\n  prometheus: " + hash + "\n");
+    ServeProcess serve(scenario, {"--interval", "0.2", "--web-config-file", (scenario.dir() / "web.yml").string()});
+    ASSERT_TRUE(serve.listening()) << serve.log();
+    scenario.set("good.pass", "s3cret\n");
+    scenario.set("bad.pass", "guess\n");
+    const std::string node = "https://127.0.0.1:" + std::to_string(serve.port());
+    const auto view = [&](const std::vector<std::string>& extra) {
+        std::vector<std::string> args = {"--nodes", node, "--json"};
+        args.insert(args.end(), extra.begin(), extra.end());
+        return nlohmann::json::parse(scenario.run(args).out)["nodes"][0];
+    };
+    const std::string ca = (scenario.dir() / "tls.crt").string();
+    nlohmann::json ok;
+    ASSERT_TRUE(wait_for([&] {
+        ok = view({"--node-user", "prometheus", "--node-password-file", (scenario.dir() / "good.pass").string(),
+                   "--node-ca", ca});
+        return ok["state"] == "ok";
+    })) << ok.dump();
+    EXPECT_EQ(ok["address"], "https://127.0.0.1:" + std::to_string(serve.port()));
+    const auto wrong = view({"--node-user", "prometheus", "--node-password-file", (scenario.dir() / "bad.pass").string(),
+                             "--node-ca", ca});
+    EXPECT_EQ(wrong["state"], "error");
+    EXPECT_EQ(wrong["error"], "HTTP status 401");
+    const auto untrusted = view({"--node-user", "prometheus", "--node-password-file",
+                                 (scenario.dir() / "good.pass").string()});
+    EXPECT_EQ(untrusted["state"], "unreachable");
+    EXPECT_NE(untrusted["error"].get<std::string>().find("certificate"), std::string::npos) << untrusted.dump();
+    // The password never appears on the command line: only a file can hold it.
+    EXPECT_EQ(scenario.run({"--nodes", node, "--node-password", "s3cret"}).exit_code, 2);
 }
