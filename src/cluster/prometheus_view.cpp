@@ -36,6 +36,15 @@ const std::array<GpuSeries, 12> kGpuSeries = {{
     {"musatop_gpu_pcie_link_width_max", [](Device& d, double v) { d.pcie_link_width_max = std::llround(v); }},
 }};
 
+// `object[name]`, or an empty value when it is not there: const operator[] on a
+// missing key is undefined in nlohmann/json, and these answers come from outside.
+const json& at(const json& object, const char* name) {
+    static const json missing;
+    if (!object.is_object()) return missing;
+    const auto it = object.find(name);
+    return it == object.end() ? missing : *it;
+}
+
 std::string label(const json& metric, const char* name) {
     const auto it = metric.find(name);
     return it != metric.end() && it->is_string() ? it->get<std::string>() : std::string();
@@ -158,16 +167,16 @@ Result<ClusterSnapshot> cluster_from_prometheus(std::string_view answer, WallTim
                                                 const std::map<std::string, std::string>& last_errors) {
     const json doc = json::parse(answer, nullptr, false);
     if (doc.is_discarded() || !doc.is_object()) return Error{"Prometheus answered something other than JSON"};
-    if (doc.value("status", "") != "success")
-        return Error{"Prometheus: " + (doc.contains("error") && doc["error"].is_string() ? doc["error"].get<std::string>()
-                                                                                         : std::string("query failed"))};
-    const json& result = doc["data"]["result"];
+    if (!at(doc, "status").is_string() || at(doc, "status") != "success")
+        return Error{"Prometheus: " + (at(doc, "error").is_string() ? at(doc, "error").get<std::string>()
+                                                                    : std::string("query failed"))};
+    const json& result = at(at(doc, "data"), "result");
     if (!result.is_array()) return Error{"Prometheus: no vector in the answer"};
     std::vector<std::string> order;
     std::map<std::string, Instance> instances;
     for (const auto& sample : result) {
-        const json& metric = sample["metric"];
-        const json& value = sample["value"];
+        const json& metric = at(sample, "metric");
+        const json& value = at(sample, "value");
         if (!metric.is_object() || !value.is_array() || value.size() != 2 || !value[1].is_string()) continue;
         const std::string instance = label(metric, "instance");
         if (instance.empty()) continue;
@@ -201,17 +210,17 @@ TargetsInfo parse_targets(std::string_view answer, const std::string& job) {
     TargetsInfo info;
     const json doc = json::parse(answer, nullptr, false);
     if (doc.is_discarded() || !doc.is_object()) return info;
-    const json& targets = doc["data"]["activeTargets"];
+    const json& targets = at(at(doc, "data"), "activeTargets");
     if (!targets.is_array()) return info;
     for (const auto& target : targets) {
-        const json& labels = target["labels"];
+        const json& labels = at(target, "labels");
         if (!labels.is_object() || label(labels, "job") != job) continue;
-        const std::string interval = target.value("scrapeInterval", "");
+        const std::string interval = label(target, "scrapeInterval");
         double amount = 0;
         char unit = 's';
         if (std::sscanf(interval.c_str(), "%lf%c", &amount, &unit) >= 1 && amount > 0)
             info.scrape_interval = Seconds(amount * (unit == 'm' ? 60 : unit == 'h' ? 3600 : 1));
-        info.last_errors[label(labels, "instance")] = target.value("lastError", "");
+        info.last_errors[label(labels, "instance")] = label(target, "lastError");
     }
     return info;
 }

@@ -293,4 +293,10 @@ TEST(PrometheusView, TargetsGiveTheScrapeIntervalAndLastErrors) {
     EXPECT_EQ(info.last_errors.at("a:9499"), "connection refused");
     EXPECT_FALSE(info.last_errors.count("x:9100"));
     EXPECT_FALSE(parse_targets("nonsense", "musatop").scrape_interval);
+    // Found by fuzz_cluster_answers: answers without the expected members.
+    for (const char* odd : {"{}", R"({"data":1})", R"({"data":{"activeTargets":[1,{"labels":2}]}})"})
+        EXPECT_FALSE(parse_targets(odd, "musatop").scrape_interval) << odd;
+    for (const char* odd : {"{}", R"({"status":"success"})", R"({"status":"success","data":{"result":[1,{"metric":3}]}})",
+                            R"({"status":7,"error":[]})"})
+        (void)cluster_from_prometheus(odd, WallTime{}, Seconds(1), {});
 }
