@@ -220,18 +220,18 @@ void run_screen_on(const TuiSettings& settings, FrameFeed& feed, CursesTerminal&
     TuiLoop(settings, feed, terminal).run();
 }
 
-int run_screen(const TuiSettings& settings, FrameFeed& feed) {
+int run_on_terminal(bool color, bool mouse, const std::function<void(CursesTerminal&)>& screen) {
     std::setlocale(LC_CTYPE, "");
     std::string failure;
     int signal_received = 0;
     {
         TerminalGuard guard;
-        auto terminal = CursesTerminal::open(settings.color, settings.mouse);
+        auto terminal = CursesTerminal::open(color, mouse);
         if (!terminal.ok()) {
             failure = terminal.error();
         } else {
             try {
-                TuiLoop(settings, feed, *terminal.value()).run();
+                screen(*terminal.value());
             } catch (const std::exception& error) {
                 failure = std::string("internal error in the UI: ") + error.what();
             }
@@ -245,6 +245,11 @@ int run_screen(const TuiSettings& settings, FrameFeed& feed) {
     // Ctrl-C is the quit key; SIGTERM, SIGHUP and SIGQUIT end the program the usual way.
     const bool by_signal = signal_received == SIGTERM || signal_received == SIGHUP || signal_received == SIGQUIT;
     return by_signal ? 128 + signal_received : 0;
+}
+
+int run_screen(const TuiSettings& settings, FrameFeed& feed) {
+    return run_on_terminal(settings.color, settings.mouse,
+                           [&](CursesTerminal& terminal) { TuiLoop(settings, feed, terminal).run(); });
 }
 
 int run_tui(const TuiSettings& settings, std::unique_ptr<Source> source) {

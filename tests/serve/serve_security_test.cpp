@@ -72,15 +72,21 @@ bool make_certificate(const Scenario& scenario) {
     return result.exit_code == 0;
 }
 
+// web.yml with TLS and the user prometheus (password s3cret), bcrypt-hashed.
+bool protect(const Scenario& scenario) {
+    if (!make_certificate(scenario)) return false;
+    const std::string hash = ::crypt("s3cret", ::crypt_gensalt("$2y$", 5, nullptr, 0));
+    scenario.set("web.yml", "tls_server_config:\n  cert_file: tls.crt\n  key_file: tls.key\n"
+                            "basic_auth_users:\n  prometheus: " + hash + "\n");
+    return true;
+}
+
 }  // namespace
 
 TEST(ServeSecurity, TlsAndBasicAuthOnEveryEndpointButHealthz) {
     Scenario scenario;
     scenario.use_reference_fixtures();
-    ASSERT_TRUE(make_certificate(scenario)) << "openssl req failed";
-    const std::string hash = ::crypt("s3cret", ::crypt_gensalt("$2y$", 5, nullptr, 0));
-    scenario.set("web.yml", "tls_server_config:\n  cert_file: tls.crt\n  key_file: tls.key\n"
-                            "basic_auth_users:\n  prometheus: " + hash + "\n");
+    ASSERT_TRUE(protect(scenario)) << "openssl req failed";
     ServeProcess serve(scenario, {"--interval", "0.2", "--web-config-file", (scenario.dir() / "web.yml").string()});
     ASSERT_TRUE(serve.listening()) << serve.log();
     EXPECT_NE(serve.log().find("listening on https://"), std::string::npos);
@@ -148,10 +154,7 @@ TEST(ServeLimits, AnIdleKeepAliveConnectionIsClosedAfter30Seconds) {
 TEST(ServeSecurity, TheClusterViewReachesAProtectedAgent) {
     Scenario scenario;
     scenario.use_reference_fixtures();
-    ASSERT_TRUE(make_certificate(scenario)) << "openssl req failed";
-    const std::string hash = ::crypt("s3cret", ::crypt_gensalt("$2y$", 5, nullptr, 0));
-    scenario.set("web.yml", "tls_server_config:\n  cert_file: tls.crt\n  key_file: tls.key\n"
-                            "basic_auth_users:\n  prometheus: " + hash + "\n");
+    ASSERT_TRUE(protect(scenario)) << "openssl req failed";
     ServeProcess serve(scenario, {"--interval", "0.2", "--web-config-file", (scenario.dir() / "web.yml").string()});
     ASSERT_TRUE(serve.listening()) << serve.log();
     scenario.set("good.pass", "s3cret\n");

@@ -56,6 +56,11 @@ class CursesTerminal;
 // drill-down); returns on q, Ctrl-C or, with back_on_escape, Esc.
 void run_screen_on(const TuiSettings& settings, FrameFeed& feed, CursesTerminal& terminal);
 
+// Opens the terminal (restored on every way out), runs `screen` on it; the exit
+// status: 0, 1 with a message when the terminal cannot be used or the screen
+// failed, 128 + the signal for SIGTERM, SIGHUP and SIGQUIT.
+int run_on_terminal(bool color, bool mouse, const std::function<void(CursesTerminal&)>& screen);
+
 // Sleeps until a key, the fd's next publication (an eventfd, emptied) or `until`.
 void wait_for_key_or_publication(int publication_fd, MonoTime until);
 

@@ -1,10 +1,5 @@
 #include "musatop/tui/cluster/cluster_app.hpp"
 
-#include <signal.h>
-
-#include <clocale>
-#include <iostream>
-
 #include "musatop/tui/curses_terminal.hpp"
 #include "musatop/tui/terminal_guard.hpp"
 #include "musatop/util/version.hpp"
@@ -124,30 +119,10 @@ private:
 }  // namespace
 
 int run_cluster_tui(const ClusterTuiSettings& settings, cluster::ClusterSampler& sampler) {
-    std::setlocale(LC_CTYPE, "");
-    std::string failure;
-    int signal_received = 0;
     sampler.start();
-    {
-        TerminalGuard guard;
-        auto terminal = CursesTerminal::open(settings.node_screen.color, settings.node_screen.mouse);
-        if (!terminal.ok()) {
-            failure = terminal.error();
-        } else {
-            try {
-                ClusterLoop(settings, sampler, *terminal.value()).run();
-            } catch (const std::exception& error) {
-                failure = std::string("internal error in the UI: ") + error.what();
-            }
-        }
-        signal_received = TerminalGuard::quit_signal();
-    }
-    if (!failure.empty()) {
-        std::cerr << "musatop: " << failure << "\n";
-        return 1;
-    }
-    const bool by_signal = signal_received == SIGTERM || signal_received == SIGHUP || signal_received == SIGQUIT;
-    return by_signal ? 128 + signal_received : 0;
+    return run_on_terminal(settings.node_screen.color, settings.node_screen.mouse, [&](CursesTerminal& terminal) {
+        ClusterLoop(settings, sampler, terminal).run();
+    });
 }
 
 }  // namespace musatop::tui
