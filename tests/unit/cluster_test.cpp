@@ -211,7 +211,7 @@ TEST(ClusterOutput, JsonDocumentAsTheContractSays) {
     EXPECT_EQ(node["snapshot"]["schema_version"], 1);
     EXPECT_EQ(node["snapshot"]["devices"].size(), 2u);
     EXPECT_TRUE(doc["nodes"][1]["snapshot"].is_null());
-    EXPECT_EQ(doc["errors"], nlohmann::json::parse(R"(["gpu02:9499: connection refused"])"));
+    EXPECT_EQ(doc["errors"], nlohmann::ordered_json::parse(R"(["gpu02:9499: connection refused"])"));
 }
 
 TEST(ClusterOutput, GpustatLinesPerNode) {
