@@ -1,5 +1,7 @@
 #include "tmux_session.hpp"
 
+#include <filesystem>
+
 #include <unistd.h>
 
 #include <atomic>
@@ -30,6 +32,10 @@ TmuxSession::TmuxSession(const Scenario& scenario, const std::vector<std::string
                          const std::vector<std::string>& env, const std::vector<std::string>& launcher)
     : scenario_(scenario), socket_(unique_socket()) {
     const auto dir = scenario.dir();
+    // A scenario may hold several sessions one after another: the files of the one
+    // before would otherwise answer wait_for_exit() and stty_after() for this one.
+    for (const char* name : {"exit", "exit.tmp", "stty.before", "stty.after", "stderr"})
+        std::filesystem::remove(dir / name);
     std::string command = "stty -g > " + shell_quote((dir / "stty.before").string()) + "; env";
     for (const auto& entry : scenario.private_home()) command += " " + shell_quote(entry);
     for (const auto& entry : env) command += " " + shell_quote(entry);  // later entries win
