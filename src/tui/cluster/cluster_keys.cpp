@@ -56,7 +56,7 @@ void keep_selected_visible(ClusterUiState& state, const cluster::ClusterSnapshot
     const auto nodes = shown_nodes(*cluster, state);
     state.selected = std::clamp(state.selected, 0, std::max(0, static_cast<int>(nodes.size()) - 1));
     int total = 0;
-    const auto starts = node_lines(nodes, state.filter, total);
+    const auto starts = node_lines(node_views(nodes, state.filter), total);
     if (starts.empty()) return;
     const int first = starts[static_cast<std::size_t>(state.selected)];
     if (first < state.line_offset) state.line_offset = first;

@@ -17,13 +17,13 @@ constexpr Style kBold{Color::none, 0, true};
 constexpr Style kDim{Color::none, 0, false, true};
 constexpr int kNodeWidth = 14;
 
-std::string totals(const std::vector<const cluster::NodeView*>& nodes, const ViewFilter& filter) {
+std::string totals(const std::vector<const cluster::NodeView*>& nodes, const std::vector<Snapshot>& views) {
     int ok = 0, stale = 0, down = 0, busy = 0, idle = 0;
     std::int64_t used = 0, total = 0;
-    for (const auto* node : nodes) {
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+        const auto* node = nodes[i];
         (node->state == cluster::NodeState::ok ? ok : node->state == cluster::NodeState::stale ? stale : down)++;
-        if (!node->snapshot) continue;
-        for (const auto& d : cluster::node_view(*node->snapshot, filter).devices) {
+        for (const auto& d : views[i].devices) {
             (d.gpu_utilization_percent && *d.gpu_utilization_percent > 0 ? busy : idle)++;
             used += d.memory_used_bytes.value_or(0);
             total += d.memory_total_bytes.value_or(0);
@@ -82,12 +82,11 @@ struct ProcessRow {
 };
 
 void draw_processes(Canvas& canvas, int top, int rows, const std::vector<const cluster::NodeView*>& nodes,
-                    const ViewFilter& filter) {
+                    const std::vector<Snapshot>& views, const ViewFilter& filter) {
     std::vector<ProcessRow> all;
-    for (const auto* node : nodes)
-        if (node->snapshot)
-            for (auto& p : cluster::node_view(*node->snapshot, filter).processes)
-                all.push_back({sanitize(node->hostname.value_or(node->address)), std::move(p)});
+    for (std::size_t i = 0; i < nodes.size(); ++i)
+        for (const auto& p : views[i].processes)
+            all.push_back({sanitize(nodes[i]->hostname.value_or(nodes[i]->address)), p});
     std::stable_sort(all.begin(), all.end(), [&](const ProcessRow& a, const ProcessRow& b) {
         return process_before(a.process, b.process, filter.sort, filter.reverse);
     });
@@ -115,12 +114,19 @@ std::vector<const cluster::NodeView*> shown_nodes(const cluster::ClusterSnapshot
     return nodes;
 }
 
-std::vector<int> node_lines(const std::vector<const cluster::NodeView*>& nodes, const ViewFilter& filter, int& total) {
+std::vector<Snapshot> node_views(const std::vector<const cluster::NodeView*>& nodes, const ViewFilter& filter) {
+    std::vector<Snapshot> views(nodes.size());
+    for (std::size_t i = 0; i < nodes.size(); ++i)
+        if (nodes[i]->snapshot) views[i] = cluster::node_view(*nodes[i]->snapshot, filter);
+    return views;
+}
+
+std::vector<int> node_lines(const std::vector<Snapshot>& views, int& total) {
     std::vector<int> starts;
     total = 0;
-    for (const auto* node : nodes) {
+    for (const auto& view : views) {
         starts.push_back(total);
-        total += 1 + (node->snapshot ? static_cast<int>(cluster::node_view(*node->snapshot, filter).devices.size()) : 0);
+        total += 1 + static_cast<int>(view.devices.size());
     }
     return starts;
 }
@@ -149,13 +155,16 @@ ClusterGeometry draw_cluster_screen(Canvas& canvas, const ClusterScreenInput& in
         canvas.put(0, 0, in.title + " cluster | waiting for the first round...", kBold);
     } else {
         const auto nodes = shown_nodes(*in.cluster, state);
-        canvas.put(0, 0, in.title + " cluster | " + totals(nodes, state.filter), kBold);
+        // Each node through the filters once per frame; totals, lines and the
+        // process table all read these.
+        const auto views = node_views(nodes, state.filter);
+        canvas.put(0, 0, in.title + " cluster | " + totals(nodes, views), kBold);
         canvas.put(1, 0, in.cluster->source + " " + in.refresh_note +
                              (state.nodes.empty() ? "" : " | -n " + sanitize(state.nodes.text())) +
                              (state.filter.users.empty() ? "" : " | user " + sanitize(state.filter.users.front())),
                    kDim);
         int total = 0;
-        const auto starts = node_lines(nodes, state.filter, total);
+        const auto starts = node_lines(views, total);
         g.line_offset = std::clamp(state.line_offset, 0, std::max(0, total - g.node_rows));
         const int bar = std::clamp((width - 62) / 2, 4, 20);
         for (std::size_t i = 0; i < nodes.size(); ++i) {
@@ -171,7 +180,7 @@ ClusterGeometry draw_cluster_screen(Canvas& canvas, const ClusterScreenInput& in
                 if (selected) canvas.set_style(g.node_top + first, 0, width - 1, style);
             }
             if (!node.snapshot) continue;
-            const Snapshot view = cluster::node_view(*node.snapshot, state.filter);
+            const Snapshot& view = views[i];
             for (std::size_t k = 0; k < view.devices.size(); ++k) {
                 const int line = first + 1 + static_cast<int>(k);
                 if (line < 0) continue;
@@ -181,7 +190,7 @@ ClusterGeometry draw_cluster_screen(Canvas& canvas, const ClusterScreenInput& in
             }
         }
         if (nodes.empty()) canvas.put(g.node_top, 0, "No nodes match the node filter.");
-        draw_processes(canvas, g.node_top + g.node_rows, process_rows, nodes, state.filter);
+        draw_processes(canvas, g.node_top + g.node_rows, process_rows, nodes, views, state.filter);
     }
     std::string status;
     if (state.search_editing) status = "/" + state.draft + "  [Enter apply, Esc cancel]";

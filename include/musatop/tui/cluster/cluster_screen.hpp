@@ -46,9 +46,12 @@ struct ClusterGeometry {
 // The nodes the screen shows: -n applied, in the order given.
 std::vector<const cluster::NodeView*> shown_nodes(const cluster::ClusterSnapshot& cluster, const ClusterUiState& state);
 
-// The node area's first line of each shown node, and the total (one header line
-// plus one line per GPU that passes the filters).
-std::vector<int> node_lines(const std::vector<const cluster::NodeView*>& nodes, const ViewFilter& filter, int& total);
+// Each shown node's snapshot through the filters (empty for a node never reached).
+std::vector<Snapshot> node_views(const std::vector<const cluster::NodeView*>& nodes, const ViewFilter& filter);
+
+// The node area's first line of each node, and the total (one header line plus
+// one line per GPU that passes the filters).
+std::vector<int> node_lines(const std::vector<Snapshot>& views, int& total);
 
 ClusterGeometry draw_cluster_screen(Canvas& canvas, const ClusterScreenInput& in);
 
