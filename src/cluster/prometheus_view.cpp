@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "musatop/cluster/prometheus_source.hpp"
+#include "musatop/util/clock.hpp"
 
 namespace musatop::cluster {
 namespace {
@@ -114,10 +115,6 @@ void add_sample(Instance& in, const std::string& name, const json& metric, doubl
     }
 }
 
-WallTime at_seconds(double seconds) {
-    return WallTime(std::chrono::duration_cast<WallTime::duration>(std::chrono::duration<double>(seconds)));
-}
-
 NodeView node_of(const std::string& address, Instance& in, WallTime now, Seconds scrape_interval,
                  const std::map<std::string, std::string>& last_errors) {
     NodeView node;
@@ -130,8 +127,8 @@ NodeView node_of(const std::string& address, Instance& in, WallTime now, Seconds
         return node;
     }
     Snapshot& s = in.snapshot;
-    s.devices_sampled_at = in.devices_at ? std::optional(at_seconds(*in.devices_at)) : std::nullopt;
-    s.processes_sampled_at = in.processes_at ? std::optional(at_seconds(*in.processes_at)) : std::nullopt;
+    s.devices_sampled_at = in.devices_at ? wall_time_from_unix(*in.devices_at) : std::nullopt;
+    s.processes_sampled_at = in.processes_at ? wall_time_from_unix(*in.processes_at) : std::nullopt;
     s.sampled_at = s.devices_sampled_at.value_or(now);
     s.devices_stale = in.devices_failed;
     s.processes_stale = in.processes_failed || !in.has_process_series;

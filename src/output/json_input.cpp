@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "json_fields.hpp"
+#include "musatop/util/clock.hpp"
 
 namespace musatop {
 namespace {
@@ -178,8 +179,9 @@ std::optional<WallTime> parse_iso8601(std::string_view s) {
     t.tm_hour = hour;
     t.tm_min = minute;
     t.tm_sec = second;
-    const std::time_t seconds = ::timegm(&t);
-    return WallTime(std::chrono::seconds(seconds)) + std::chrono::microseconds(micros);
+    const auto whole = wall_time_from_unix(static_cast<std::int64_t>(::timegm(&t)));
+    if (!whole) return std::nullopt;
+    return *whole + std::chrono::microseconds(micros);
 }
 
 Result<Snapshot> parse_json_snapshot(std::string_view text_in) {

@@ -3,6 +3,8 @@
 #include <charconv>
 #include <ctime>
 
+#include "musatop/util/clock.hpp"
+
 namespace musatop::replay {
 namespace {
 
@@ -85,7 +87,9 @@ std::optional<WallTime> parse_replay_time(std::string_view text, WallTime start)
     } else {
         return std::nullopt;
     }
-    return WallTime(std::chrono::seconds(seconds)) + fraction;
+    const auto whole = wall_time_from_unix(static_cast<std::int64_t>(seconds));
+    if (!whole) return std::nullopt;
+    return *whole + fraction;
 }
 
 }  // namespace musatop::replay

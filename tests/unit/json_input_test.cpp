@@ -101,7 +101,9 @@ TEST(JsonInput, Iso8601AsRenderJsonWritesIt) {
     EXPECT_EQ(parse_iso8601("1970-01-01T00:00:01.000002+00:00"),
               WallTime(std::chrono::seconds(1)) + std::chrono::microseconds(2));
     EXPECT_EQ(parse_iso8601("2026-12-02T10:00:00Z"), WallTime(std::chrono::seconds(1796205600)));
+    EXPECT_TRUE(parse_iso8601("2262-04-11T00:00:00Z"));  // the last day a nanosecond clock reaches
     for (const char* bad : {"", "2026-12-02", "2026-12-02T10:00:00", "2026-13-02T10:00:00Z",
-                            "2026-12-02T10:00:00+01:00", "2026-12-02T10:00:00.Z", "2026-12-02T25:00:00Z"})
+                            "2026-12-02T10:00:00+01:00", "2026-12-02T10:00:00.Z", "2026-12-02T25:00:00Z",
+                            "9362-12-02T10:00:00Z", "2262-04-12T00:00:00Z"})
         EXPECT_FALSE(parse_iso8601(bad)) << bad;
 }

@@ -176,7 +176,7 @@ TEST(ReplayTime, IsoLocalAndOffsets) {
     EXPECT_EQ(parse_replay_time("2026-12-02T10:00:00.5Z", start), start + std::chrono::milliseconds(500));
     EXPECT_EQ(parse_replay_time("2026-12-02 10:01", start), start + std::chrono::minutes(1));  // local = UTC here
     for (const char* bad : {"", "+", "+5", "+5x", "yesterday", "2026-12-02", "2026-12-02T25:00:00Z",
-                            "2026-12-02T10:00:00+8"})
+                            "2026-12-02T10:00:00+8", "9362-12-02T10:00:00Z", "1969-12-31T23:59:59Z"})
         EXPECT_FALSE(parse_replay_time(bad, start)) << bad;
 }
 
