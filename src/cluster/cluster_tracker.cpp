@@ -3,7 +3,6 @@
 #include <cmath>
 #include <cstdio>
 
-#include "musatop/output/json_input.hpp"
 #include "musatop/util/text.hpp"
 
 namespace musatop::cluster {
@@ -48,7 +47,7 @@ void ClusterTracker::record(std::size_t index, const FetchOutcome& outcome, Wall
         node.error = "HTTP status " + std::to_string(outcome.http_status);
         return;
     }
-    auto parsed = parse_json_snapshot(outcome.body);
+    auto parsed = reader_.read(outcome.body);
     if (!parsed.ok()) {
         node.state = NodeState::error;
         node.error = one_line(why_unusable(outcome.body, parsed.error()));

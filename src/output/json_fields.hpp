@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -22,7 +23,7 @@ using Member = std::variant<std::int64_t Row::*, std::optional<std::string> Row:
 
 template <typename Row>
 struct Field {
-    const char* key;
+    std::string_view key;  // with its length: the reader compares many keys a document
     Member<Row> member;
 };
 

@@ -5,7 +5,7 @@
 #include <ctime>
 #include <limits>
 
-#include <nlohmann/json.hpp>
+#include <simdjson.h>
 
 #include "json_fields.hpp"
 #include "musatop/util/clock.hpp"
@@ -13,114 +13,152 @@
 namespace musatop {
 namespace {
 
-using json = nlohmann::json;
+// simdjson rather than nlohmann/json here: the cluster view reads every node's
+// snapshot every refresh (256 nodes a second is 3.5 MB of JSON), and nlohmann's
+// DOM took ~150 µs a document where simdjson takes ~5 (docs/PERFORMANCE.md).
+using Element = simdjson::dom::element;
+using Type = simdjson::dom::element_type;
 
 struct Invalid {
     std::string message;
 };
 
-// Reads `key` of `object`; absent and null are both "unknown".
-const json* member(const json& object, const char* key) {
-    const auto it = object.find(key);
-    return it == object.end() || it->is_null() ? nullptr : &*it;
+[[noreturn]] void invalid(std::string_view key, const char* what) { throw Invalid{std::string(key) + what}; }
+
+// Absent and null are both "unknown".
+std::optional<Element> member(simdjson::dom::object object, std::string_view key) {
+    Element value;
+    if (object.at_key(key).get(value) != simdjson::SUCCESS || value.is_null()) return std::nullopt;
+    return value;
 }
 
-std::optional<std::string> text(const json& object, const char* key) {
-    const json* value = member(object, key);
-    if (!value) return std::nullopt;
-    if (!value->is_string()) throw Invalid{std::string(key) + " is not a string"};
-    return value->get<std::string>();
+std::string text_of(Element value, std::string_view key) {
+    std::string_view out;
+    if (value.get_string().get(out) != simdjson::SUCCESS) invalid(key, " is not a string");
+    return std::string(out);
 }
 
-std::optional<double> real(const json& object, const char* key) {
-    const json* value = member(object, key);
-    if (!value) return std::nullopt;
-    if (!value->is_number()) throw Invalid{std::string(key) + " is not a number"};
-    const double number = value->get<double>();
-    if (!std::isfinite(number)) throw Invalid{std::string(key) + " is not finite"};
-    return number;
+double real_of(Element value, std::string_view key) {
+    double out = 0;
+    if (value.get_double().get(out) != simdjson::SUCCESS) invalid(key, " is not a number");
+    if (!std::isfinite(out)) invalid(key, " is not finite");
+    return out;
 }
 
-std::optional<std::int64_t> integer(const json& object, const char* key) {
-    const json* value = member(object, key);
-    if (!value) return std::nullopt;
-    if (!value->is_number_integer()) throw Invalid{std::string(key) + " is not an integer"};
-    if (value->is_number_unsigned() && value->get<std::uint64_t>() > std::numeric_limits<std::int64_t>::max())
-        throw Invalid{std::string(key) + " is out of range"};
-    return value->get<std::int64_t>();
+std::int64_t integer_of(Element value, std::string_view key) {
+    if (value.type() == Type::UINT64) invalid(key, " is out of range");  // only above INT64_MAX
+    std::int64_t out = 0;
+    if (value.get_int64().get(out) != simdjson::SUCCESS) invalid(key, " is not an integer");
+    return out;
 }
 
-std::optional<bool> boolean(const json& object, const char* key) {
-    const json* value = member(object, key);
-    if (!value) return std::nullopt;
-    if (!value->is_boolean()) throw Invalid{std::string(key) + " is not true or false"};
-    return value->get<bool>();
+bool boolean_of(Element value, std::string_view key) {
+    bool out = false;
+    if (value.get_bool().get(out) != simdjson::SUCCESS) invalid(key, " is not true or false");
+    return out;
 }
 
-// A list of strings; absent (a document written before the key existed) is empty.
-std::vector<std::string> texts(const json& object, const char* key) {
-    const json* value = member(object, key);
-    if (!value) return {};
-    if (!value->is_array()) throw Invalid{std::string(key) + " is not a list"};
+simdjson::dom::array array_of(Element value, std::string_view key) {
+    simdjson::dom::array out;
+    if (value.get_array().get(out) != simdjson::SUCCESS) invalid(key, " is not a list");
+    return out;
+}
+
+std::vector<std::string> texts_of(Element value, std::string_view key) {
     std::vector<std::string> out;
-    for (const auto& item : *value) {
-        if (!item.is_string()) throw Invalid{std::string(key) + " holds something other than text"};
-        out.push_back(item.get<std::string>());
+    for (Element item : array_of(value, key)) {
+        if (!item.is_string()) invalid(key, " holds something other than text");
+        out.push_back(text_of(item, key));
     }
     return out;
 }
 
-std::int64_t required_integer(const json& object, const char* key) {
-    const auto value = integer(object, key);
-    if (!value) throw Invalid{std::string("missing ") + key};
-    return *value;
+std::optional<std::string> text(simdjson::dom::object object, std::string_view key) {
+    const auto value = member(object, key);
+    return value ? std::optional(text_of(*value, key)) : std::nullopt;
 }
 
-bool flag(const json& object, const char* key) {
-    const json* value = member(object, key);
-    if (!value || !value->is_boolean()) throw Invalid{std::string(key) + " is not true or false"};
-    return value->get<bool>();
+std::optional<double> real(simdjson::dom::object object, std::string_view key) {
+    const auto value = member(object, key);
+    return value ? std::optional(real_of(*value, key)) : std::nullopt;
 }
 
-std::optional<WallTime> time(const json& object, const char* key) {
+std::optional<std::int64_t> integer(simdjson::dom::object object, std::string_view key) {
+    const auto value = member(object, key);
+    return value ? std::optional(integer_of(*value, key)) : std::nullopt;
+}
+
+bool flag(simdjson::dom::object object, std::string_view key) {
+    const auto value = member(object, key);
+    if (!value) invalid(key, " is not true or false");
+    return boolean_of(*value, key);
+}
+
+std::optional<WallTime> time(simdjson::dom::object object, std::string_view key) {
     const auto value = text(object, key);
     if (!value) return std::nullopt;
     const auto parsed = parse_iso8601(*value);
-    if (!parsed) throw Invalid{std::string(key) + " is not an ISO 8601 time"};
+    if (!parsed) invalid(key, " is not an ISO 8601 time");
     return parsed;
 }
 
-const json& array(const json& object, const char* key) {
-    const json* value = member(object, key);
-    if (!value || !value->is_array()) throw Invalid{std::string(key) + " is not a list"};
-    return *value;
+simdjson::dom::array array(simdjson::dom::object object, std::string_view key) {
+    const auto value = member(object, key);
+    if (!value) invalid(key, " is not a list");
+    return array_of(*value, key);
 }
 
+simdjson::dom::object object_of(Element value, const char* what) {
+    simdjson::dom::object out;
+    if (value.get_object().get(out) != simdjson::SUCCESS) throw Invalid{std::string("a ") + what + " is not an object"};
+    return out;
+}
+
+// Sets the table's member named `key`, if the table has one. Documents list the
+// keys in table order (render_json writes them so), so the search starts after
+// the previous match: one comparison a key, whatever the table's length.
 template <typename Row, std::size_t N>
-Row row_from(const json& object, const std::array<json_fields::Field<Row>, N>& fields, const char* what) {
-    if (!object.is_object()) throw Invalid{std::string("a ") + what + " is not an object"};
-    Row row;
-    for (const auto& field : fields)
+bool assign(const std::array<json_fields::Field<Row>, N>& fields, std::string_view key, Element value, Row& row,
+            std::size_t& cursor, std::uint64_t& given) {
+    static_assert(N <= 64);
+    for (std::size_t step = 0; step < N; ++step) {
+        const std::size_t at = (cursor + step) % N;
+        if (key != fields[at].key) continue;
+        cursor = at + 1;
+        if (value.is_null()) return true;  // unknown: the row's default
+        given |= std::uint64_t{1} << at;
         std::visit(
-            [&](auto member) {
-                auto& value = row.*member;
-                using Value = std::decay_t<decltype(value)>;
-                if constexpr (std::is_same_v<Value, std::optional<double>>) {
-                    value = real(object, field.key);
-                } else if constexpr (std::is_same_v<Value, std::int64_t>) {
-                    value = required_integer(object, field.key);
-                } else if constexpr (std::is_same_v<Value, std::optional<std::int64_t>>) {
-                    value = integer(object, field.key);
-                } else if constexpr (std::is_same_v<Value, std::optional<bool>>) {
-                    value = boolean(object, field.key);
-                } else if constexpr (std::is_same_v<Value, std::vector<std::string>>) {
-                    value = texts(object, field.key);
-                } else {
-                    value = text(object, field.key);
-                }
+            [&](auto field) {
+                auto& slot = row.*field;
+                using Value = std::decay_t<decltype(slot)>;
+                if constexpr (std::is_same_v<Value, std::optional<double>>) slot = real_of(value, key);
+                else if constexpr (std::is_same_v<Value, std::int64_t> || std::is_same_v<Value, std::optional<std::int64_t>>)
+                    slot = integer_of(value, key);
+                else if constexpr (std::is_same_v<Value, std::optional<bool>>) slot = boolean_of(value, key);
+                else if constexpr (std::is_same_v<Value, std::vector<std::string>>) slot = texts_of(value, key);
+                else slot = text_of(value, key);
             },
-            field.member);
-    return row;
+            fields[at].member);
+        return true;
+    }
+    return false;
+}
+
+// The table's required members (plain integers) must have been given, not null.
+template <typename Row, std::size_t N>
+void require(const std::array<json_fields::Field<Row>, N>& fields, std::uint64_t given) {
+    for (std::size_t at = 0; at < N; ++at)
+        if (std::holds_alternative<std::int64_t Row::*>(fields[at].member) && !(given >> at & 1))
+            throw Invalid{std::string("missing ").append(fields[at].key)};
+}
+
+Device device_from(Element value) {
+    Device out;
+    std::size_t cursor = 0;
+    std::uint64_t given = 0;
+    for (const auto field : object_of(value, "device")) assign(json_fields::kDevice, field.key, field.value, out, cursor, given);
+    require(json_fields::kDevice, given);
+    return out;
 }
 
 ProcessStatus status_from(const std::optional<std::string>& name) {
@@ -129,10 +167,20 @@ ProcessStatus status_from(const std::optional<std::string>& name) {
     throw Invalid{"process status is not ok, access_denied, exited or unverified"};
 }
 
-GpuProcess process_from(const json& p) {
-    GpuProcess out = row_from(p, json_fields::kProcess, "process");
-    out.status = status_from(text(p, "status"));
-    out.attribution = row_from(p, json_fields::kAttribution, "process");
+GpuProcess process_from(Element value) {
+    GpuProcess out;
+    std::size_t cursor = 0, owner_cursor = 0;
+    std::uint64_t given = 0, owner_given = 0;
+    std::optional<std::string> status;
+    for (const auto field : object_of(value, "process")) {
+        if (field.key == "status") {
+            if (!field.value.is_null()) status = text_of(field.value, field.key);
+        } else if (!assign(json_fields::kProcess, field.key, field.value, out, cursor, given)) {
+            assign(json_fields::kAttribution, field.key, field.value, out.attribution, owner_cursor, owner_given);
+        }
+    }
+    require(json_fields::kProcess, given);
+    out.status = status_from(status);
     return out;
 }
 
@@ -148,6 +196,42 @@ int digits(std::string_view text, std::size_t at, std::size_t count) {
     if (at + count > text.size()) return -1;
     const auto [end, error] = std::from_chars(text.data() + at, text.data() + at + count, value);
     return error == std::errc{} && end == text.data() + at + count ? value : -1;
+}
+
+
+Snapshot snapshot_from(simdjson::dom::object document) {
+    Snapshot s;
+    const auto sampled = time(document, "sampled_at");
+    if (!sampled) throw Invalid{"missing sampled_at"};
+    s.sampled_at = *sampled;
+    s.devices_sampled_at = time(document, "devices_sampled_at");
+    s.processes_sampled_at = time(document, "processes_sampled_at");
+    s.driver_version = text(document, "driver_version");
+    s.gmi_version = text(document, "gmi_version");
+    s.musa_version = text(document, "musa_version");
+    s.musa_version_source = text(document, "musa_version_source");
+    s.musa_version_reason = text(document, "musa_version_reason");
+    const auto host_value = member(document, "host");
+    if (!host_value || !host_value->is_object()) throw Invalid{"host is not an object"};
+    const auto host = object_of(*host_value, "host");
+    s.host.hostname = text(host, "hostname");
+    s.host.cpu_percent = real(host, "cpu_percent");
+    s.host.memory_used_bytes = integer(host, "memory_used_bytes");
+    s.host.memory_total_bytes = integer(host, "memory_total_bytes");
+    for (const Element d : array(document, "devices")) s.devices.push_back(device_from(d));
+    for (const Element p : array(document, "processes")) s.processes.push_back(process_from(p));
+    s.devices_stale = flag(document, "devices_stale");
+    s.processes_stale = flag(document, "processes_stale");
+    for (const Element e : array(document, "errors")) {
+        if (!e.is_string()) throw Invalid{"an error is not a string"};
+        s.errors.push_back(text_of(e, "errors"));
+    }
+    s.device_source = source_from(text(document, "device_source"));
+    s.device_source_reason = text(document, "device_source_reason");
+    s.processes_unverified_reason = text(document, "processes_unverified_reason");
+    const auto health = member(document, "health");
+    if (health) s.health = texts_of(*health, "health");
+    return s;
 }
 
 }  // namespace
@@ -184,49 +268,32 @@ std::optional<WallTime> parse_iso8601(std::string_view s) {
     return *whole + std::chrono::microseconds(micros);
 }
 
-Result<Snapshot> parse_json_snapshot(std::string_view text_in) {
-    const json document = json::parse(text_in, nullptr, false);
-    if (document.is_discarded()) return Error{"not JSON"};
-    if (!document.is_object()) return Error{"not a JSON object"};
+struct JsonSnapshotReader::Parser {
+    simdjson::dom::parser parser;
+};
+
+JsonSnapshotReader::JsonSnapshotReader() : parser_(std::make_unique<Parser>()) {}
+JsonSnapshotReader::~JsonSnapshotReader() = default;
+JsonSnapshotReader::JsonSnapshotReader(JsonSnapshotReader&&) noexcept = default;
+JsonSnapshotReader& JsonSnapshotReader::operator=(JsonSnapshotReader&&) noexcept = default;
+
+Result<Snapshot> JsonSnapshotReader::read(std::string_view text_in) {
+    Element document;
+    // The text is copied into the parser's padded buffer (simdjson reads past the end).
+    if (parser_->parser.parse(text_in.data(), text_in.size(), true).get(document) != simdjson::SUCCESS)
+        return Error{"not JSON"};
+    simdjson::dom::object root;
+    if (document.get_object().get(root) != simdjson::SUCCESS) return Error{"not a JSON object"};
     try {
-        const auto schema = integer(document, "schema_version");
+        const auto schema = integer(root, "schema_version");
         if (!schema) return Error{"no schema_version: not a musatop snapshot"};
         if (*schema != 1) return Error{"schema_version " + std::to_string(*schema) + " is not 1"};
-        Snapshot s;
-        const auto sampled = time(document, "sampled_at");
-        if (!sampled) throw Invalid{"missing sampled_at"};
-        s.sampled_at = *sampled;
-        s.devices_sampled_at = time(document, "devices_sampled_at");
-        s.processes_sampled_at = time(document, "processes_sampled_at");
-        s.driver_version = text(document, "driver_version");
-        s.gmi_version = text(document, "gmi_version");
-        s.musa_version = text(document, "musa_version");
-        s.musa_version_source = text(document, "musa_version_source");
-        s.musa_version_reason = text(document, "musa_version_reason");
-        const json* host = member(document, "host");
-        if (!host || !host->is_object()) throw Invalid{"host is not an object"};
-        s.host.hostname = text(*host, "hostname");
-        s.host.cpu_percent = real(*host, "cpu_percent");
-        s.host.memory_used_bytes = integer(*host, "memory_used_bytes");
-        s.host.memory_total_bytes = integer(*host, "memory_total_bytes");
-        for (const auto& d : array(document, "devices")) s.devices.push_back(row_from(d, json_fields::kDevice, "device"));
-        for (const auto& p : array(document, "processes")) s.processes.push_back(process_from(p));
-        s.devices_stale = flag(document, "devices_stale");
-        s.processes_stale = flag(document, "processes_stale");
-        for (const auto& e : array(document, "errors")) {
-            if (!e.is_string()) throw Invalid{"an error is not a string"};
-            s.errors.push_back(e.get<std::string>());
-        }
-        s.device_source = source_from(text(document, "device_source"));
-        s.device_source_reason = text(document, "device_source_reason");
-        s.processes_unverified_reason = text(document, "processes_unverified_reason");
-        s.health = texts(document, "health");
-        return s;
+        return snapshot_from(root);
     } catch (const Invalid& invalid) {
         return Error{"invalid snapshot: " + invalid.message};
-    } catch (const json::exception& error) {
-        return Error{std::string("invalid snapshot: ") + error.what()};
     }
 }
+
+Result<Snapshot> parse_json_snapshot(std::string_view text) { return JsonSnapshotReader().read(text); }
 
 }  // namespace musatop

@@ -35,12 +35,12 @@ json row_json(const Row& row, const std::array<json_fields::Field<Row>, N>& fiel
                 const auto& value = row.*member;
                 using Value = std::decay_t<decltype(value)>;
                 if constexpr (std::is_same_v<Value, std::optional<double>>) {
-                    out[field.key] = optional_float(value);
+                    out[std::string(field.key)] = optional_float(value);
                 } else if constexpr (std::is_same_v<Value, std::int64_t> ||
                                      std::is_same_v<Value, std::vector<std::string>>) {
-                    out[field.key] = value;
+                    out[std::string(field.key)] = value;
                 } else {
-                    out[field.key] = optional_value(value);
+                    out[std::string(field.key)] = optional_value(value);
                 }
             },
             field.member);

@@ -112,6 +112,7 @@ Result<Recording> parse_recording(std::string_view text, const std::string& orig
     if (!header.ok()) return Error{origin + ": " + header.error()};
     r.header = header.value();
     std::size_t at = first_end == std::string_view::npos ? text.size() : first_end + 1;
+    JsonSnapshotReader reader;
     while (at < text.size()) {
         const auto end = text.find('\n', at);
         if (end == std::string_view::npos) {  // no newline: the write was cut short
@@ -121,7 +122,7 @@ Result<Recording> parse_recording(std::string_view text, const std::string& orig
         const auto line = text.substr(at, end - at);
         at = end + 1;
         if (line.empty()) continue;
-        auto snapshot = parse_json_snapshot(line);
+        auto snapshot = reader.read(line);
         if (!snapshot.ok()) {
             ++r.bad_lines;
             continue;

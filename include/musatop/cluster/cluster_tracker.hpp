@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "musatop/cluster/cluster_view.hpp"
+#include "musatop/output/json_input.hpp"
 #include "musatop/util/clock.hpp"
 
 namespace musatop::cluster {
@@ -32,6 +33,7 @@ public:
 private:
     std::vector<NodeView> nodes_;
     Seconds stale_after_;
+    JsonSnapshotReader reader_;  // one parser's buffers for every node's answers
 };
 
 // "840 µs", "1.84 ms", "2.1 s": clustat's latency, microseconds under 1 ms.

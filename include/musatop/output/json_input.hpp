@@ -4,6 +4,7 @@
 // and a document of another schema is refused with a message that says what is wrong.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string_view>
 
@@ -12,6 +13,23 @@
 
 namespace musatop {
 
+// Reads many documents, keeping its buffers between them (the cluster view reads
+// every node's snapshot each refresh, a replay every line). One thread at a time.
+class JsonSnapshotReader {
+public:
+    JsonSnapshotReader();
+    ~JsonSnapshotReader();
+    JsonSnapshotReader(JsonSnapshotReader&&) noexcept;
+    JsonSnapshotReader& operator=(JsonSnapshotReader&&) noexcept;
+
+    Result<Snapshot> read(std::string_view text);
+
+private:
+    struct Parser;
+    std::unique_ptr<Parser> parser_;
+};
+
+// One document, with a reader of its own.
 Result<Snapshot> parse_json_snapshot(std::string_view text);
 
 // "2026-12-02T10:00:00.123456+00:00" (or with "Z"), as render_json writes times.
