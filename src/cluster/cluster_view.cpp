@@ -66,6 +66,24 @@ Snapshot node_view(const Snapshot& snapshot, const ViewFilter& filter) {
     return view;
 }
 
+std::shared_ptr<const Snapshot> shared_node_view(const std::shared_ptr<const Snapshot>& snapshot,
+                                                 const ViewFilter& filter) {
+    if (!snapshot) return nullptr;
+    const Snapshot& s = *snapshot;
+    const auto in_order = [&](const GpuProcess& a, const GpuProcess& b) {
+        return process_before(a, b, filter.sort, filter.reverse);
+    };
+    // The sort is stable, so sorted input comes out as it went in.
+    const bool unchanged = filter.users.empty() &&
+                           std::all_of(s.devices.begin(), s.devices.end(),
+                                       [&](const Device& d) { return device_visible(d, filter); }) &&
+                           std::all_of(s.processes.begin(), s.processes.end(),
+                                       [&](const GpuProcess& p) { return process_visible(p, filter); }) &&
+                           std::is_sorted(s.processes.begin(), s.processes.end(), in_order);
+    if (unchanged) return snapshot;
+    return std::make_shared<const Snapshot>(node_view(s, filter));
+}
+
 ClusterSnapshot filtered(const ClusterSnapshot& cluster, const NodeFilter& filter) {
     ClusterSnapshot out = cluster;
     std::erase_if(out.nodes, [&](const NodeView& n) { return !filter.matches(n); });

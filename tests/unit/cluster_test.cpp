@@ -12,6 +12,7 @@
 #include "musatop/cluster/cluster_tracker.hpp"
 #include "musatop/cluster/node_list.hpp"
 #include "musatop/cluster/prometheus_source.hpp"
+#include "musatop/output/json_input.hpp"
 #include "musatop/output/json_output.hpp"
 
 using namespace musatop;
@@ -152,6 +153,42 @@ TEST(NodeFilter, NamesWildcardsHostlistsAndAddresses) {
     EXPECT_TRUE(matches("10.0.0.*"));
     EXPECT_FALSE(matches("gpu1*"));
     EXPECT_FALSE(NodeFilter::parse("gpu[1-").ok());
+}
+
+TEST(NodeView, SharedWhenTheFiltersKeepEveryRowInOrder) {
+    auto node = std::make_shared<const Snapshot>(parse_json_snapshot(snapshot_json("gpu01")).value());
+    EXPECT_EQ(shared_node_view(node, ViewFilter{}), node);  // nothing to drop or reorder: no copy
+    EXPECT_EQ(shared_node_view(nullptr, ViewFilter{}), nullptr);
+    ViewFilter by_pid;
+    by_pid.sort = SortField::pid;
+    EXPECT_EQ(shared_node_view(node, by_pid), node);  // one process is in every order
+    ViewFilter one_gpu;
+    one_gpu.gpu_indices = std::set<std::int64_t>{1};
+    const auto view = shared_node_view(node, one_gpu);
+    ASSERT_NE(view, node);
+    ASSERT_EQ(view->devices.size(), 1u);
+    EXPECT_EQ(view->devices[0].index, 1);
+    EXPECT_TRUE(view->processes.empty());
+    EXPECT_EQ(node->devices.size(), 2u);  // the shared snapshot is untouched
+    ViewFilter alice;
+    alice.users = {"alice"};
+    const auto hers = shared_node_view(node, alice);
+    ASSERT_NE(hers, node);
+    EXPECT_EQ(hers->devices.size(), 1u);  // only the GPU she uses
+}
+
+TEST(NodeView, ReorderedWhenTheSortDiffers) {
+    Snapshot s = parse_json_snapshot(snapshot_json("gpu01")).value();
+    s.processes.push_back(s.processes.front());
+    s.processes[1].pid = 78;
+    s.processes[1].gpu_memory_bytes = 1;  // less memory, larger PID
+    auto node = std::make_shared<const Snapshot>(s);
+    EXPECT_EQ(shared_node_view(node, ViewFilter{}), node);  // by GPU memory, largest first: as given
+    ViewFilter reversed;
+    reversed.reverse = true;
+    const auto view = shared_node_view(node, reversed);
+    ASSERT_NE(view, node);
+    EXPECT_EQ(view->processes.front().pid, 78);
 }
 
 TEST(ClusterTracker, StatesFollowTheAnswers) {

@@ -58,6 +58,11 @@ private:
 // host; with --user only the GPUs that hold a process of the user.
 Snapshot node_view(const Snapshot& snapshot, const ViewFilter& filter);
 
+// The same, sharing the node's snapshot when the filters keep every row in its
+// order (the usual case: a screen over hundreds of nodes copies none of them).
+std::shared_ptr<const Snapshot> shared_node_view(const std::shared_ptr<const Snapshot>& snapshot,
+                                                 const ViewFilter& filter);
+
 // The nodes the node filter keeps, in order.
 ClusterSnapshot filtered(const ClusterSnapshot& cluster, const NodeFilter& filter);
 

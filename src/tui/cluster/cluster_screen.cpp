@@ -17,13 +17,14 @@ constexpr Style kBold{Color::none, 0, true};
 constexpr Style kDim{Color::none, 0, false, true};
 constexpr int kNodeWidth = 14;
 
-std::string totals(const std::vector<const cluster::NodeView*>& nodes, const std::vector<Snapshot>& views) {
+std::string totals(const std::vector<const cluster::NodeView*>& nodes, const NodeViews& views) {
     int ok = 0, stale = 0, down = 0, busy = 0, idle = 0;
     std::int64_t used = 0, total = 0;
     for (std::size_t i = 0; i < nodes.size(); ++i) {
         const auto* node = nodes[i];
         (node->state == cluster::NodeState::ok ? ok : node->state == cluster::NodeState::stale ? stale : down)++;
-        for (const auto& d : views[i].devices) {
+        if (!views[i]) continue;
+        for (const auto& d : views[i]->devices) {
             (d.gpu_utilization_percent && *d.gpu_utilization_percent > 0 ? busy : idle)++;
             used += d.memory_used_bytes.value_or(0);
             total += d.memory_total_bytes.value_or(0);
@@ -77,18 +78,18 @@ void draw_gpu_line(Canvas& canvas, int row, const Device& d, const Snapshot& vie
 }
 
 struct ProcessRow {
-    std::string node;
-    GpuProcess process;
+    std::size_t node;  // into the shown nodes
+    const GpuProcess* process;
 };
 
 void draw_processes(Canvas& canvas, int top, int rows, const std::vector<const cluster::NodeView*>& nodes,
-                    const std::vector<Snapshot>& views, const ViewFilter& filter) {
+                    const NodeViews& views, const ViewFilter& filter) {
     std::vector<ProcessRow> all;
     for (std::size_t i = 0; i < nodes.size(); ++i)
-        for (const auto& p : views[i].processes)
-            all.push_back({sanitize(nodes[i]->hostname.value_or(nodes[i]->address)), p});
+        if (views[i])
+            for (const auto& p : views[i]->processes) all.push_back({i, &p});
     std::stable_sort(all.begin(), all.end(), [&](const ProcessRow& a, const ProcessRow& b) {
-        return process_before(a.process, b.process, filter.sort, filter.reverse);
+        return process_before(*a.process, *b.process, filter.sort, filter.reverse);
     });
     canvas.put(top, 0, "Processes " + std::to_string(all.size()) + " | sort=" + to_string(filter.sort) +
                            (filter.reverse ? " reversed" : "") +
@@ -97,7 +98,9 @@ void draw_processes(Canvas& canvas, int top, int rows, const std::vector<const c
     canvas.put(top + 1, 0, pad_right("NODE", kNodeWidth) + " GPU     PID USER        GPU MEM COMMAND",
                Style{Color::none, 0, false, false, false, true});
     for (int i = 0; i < rows - 2 && i < static_cast<int>(all.size()); ++i) {
-        const auto& [node, p] = all[static_cast<std::size_t>(i)];
+        const auto& [n, process] = all[static_cast<std::size_t>(i)];
+        const GpuProcess& p = *process;
+        const std::string node = sanitize(nodes[n]->hostname.value_or(nodes[n]->address));
         canvas.put(top + 2 + i, 0, fit_right(node, kNodeWidth) + " " + pad_left(std::to_string(p.device_index), 3) + " " +
                                         pad_left(std::to_string(p.pid), 7) + " " +
                                         fit_right(sanitize_or_na(p.username), 10) + " " +
@@ -114,19 +117,18 @@ std::vector<const cluster::NodeView*> shown_nodes(const cluster::ClusterSnapshot
     return nodes;
 }
 
-std::vector<Snapshot> node_views(const std::vector<const cluster::NodeView*>& nodes, const ViewFilter& filter) {
-    std::vector<Snapshot> views(nodes.size());
-    for (std::size_t i = 0; i < nodes.size(); ++i)
-        if (nodes[i]->snapshot) views[i] = cluster::node_view(*nodes[i]->snapshot, filter);
+NodeViews node_views(const std::vector<const cluster::NodeView*>& nodes, const ViewFilter& filter) {
+    NodeViews views(nodes.size());
+    for (std::size_t i = 0; i < nodes.size(); ++i) views[i] = cluster::shared_node_view(nodes[i]->snapshot, filter);
     return views;
 }
 
-std::vector<int> node_lines(const std::vector<Snapshot>& views, int& total) {
+std::vector<int> node_lines(const NodeViews& views, int& total) {
     std::vector<int> starts;
     total = 0;
     for (const auto& view : views) {
         starts.push_back(total);
-        total += 1 + static_cast<int>(view.devices.size());
+        total += 1 + (view ? static_cast<int>(view->devices.size()) : 0);
     }
     return starts;
 }
@@ -179,8 +181,8 @@ ClusterGeometry draw_cluster_screen(Canvas& canvas, const ClusterScreenInput& in
                            style);
                 if (selected) canvas.set_style(g.node_top + first, 0, width - 1, style);
             }
-            if (!node.snapshot) continue;
-            const Snapshot& view = views[i];
+            if (!views[i]) continue;
+            const Snapshot& view = *views[i];
             for (std::size_t k = 0; k < view.devices.size(); ++k) {
                 const int line = first + 1 + static_cast<int>(k);
                 if (line < 0) continue;

@@ -46,12 +46,13 @@ struct ClusterGeometry {
 // The nodes the screen shows: -n applied, in the order given.
 std::vector<const cluster::NodeView*> shown_nodes(const cluster::ClusterSnapshot& cluster, const ClusterUiState& state);
 
-// Each shown node's snapshot through the filters (empty for a node never reached).
-std::vector<Snapshot> node_views(const std::vector<const cluster::NodeView*>& nodes, const ViewFilter& filter);
+// Each shown node's snapshot through the filters (null for a node never reached).
+using NodeViews = std::vector<std::shared_ptr<const Snapshot>>;
+NodeViews node_views(const std::vector<const cluster::NodeView*>& nodes, const ViewFilter& filter);
 
 // The node area's first line of each node, and the total (one header line plus
 // one line per GPU that passes the filters).
-std::vector<int> node_lines(const std::vector<Snapshot>& views, int& total);
+std::vector<int> node_lines(const NodeViews& views, int& total);
 
 ClusterGeometry draw_cluster_screen(Canvas& canvas, const ClusterScreenInput& in);
 
