@@ -1,12 +1,17 @@
 #include "musatop/cluster/direct_fetcher.hpp"
 
 #include <curl/curl.h>
+#include <sys/epoll.h>
+
+#include <cerrno>
 
 #include <algorithm>
 #include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+
+#include "musatop/util/unique_fd.hpp"
 
 namespace musatop::cluster {
 namespace {
@@ -20,6 +25,7 @@ void global_init_once() {
 struct Transfer {
     CURL* easy = nullptr;
     std::string body;
+    std::size_t last_size = 0;  // of the previous answer: the next one is reserved so
     std::size_t limit = 0;
     bool too_large = false;
     bool busy = false;
@@ -65,6 +71,7 @@ FetchOutcome outcome_of(Transfer& t, CURLcode code) {
     if (code == CURLE_OK) {
         out.answered = true;
         curl_easy_getinfo(t.easy, CURLINFO_RESPONSE_CODE, &out.http_status);
+        t.last_size = t.body.size();
         out.body = std::move(t.body);
     } else if (t.too_large) {
         out.failure = "the answer exceeded " + std::to_string(t.limit >> 20) + " MiB";
@@ -77,16 +84,63 @@ FetchOutcome outcome_of(Transfer& t, CURLcode code) {
 
 }  // namespace
 
+// The multi handle driven by events (curl_multi_socket_action): libcurl says which
+// sockets to watch and when its next timeout is; one epoll set holds them. Each
+// wake-up touches only the sockets that are ready. (curl_multi_perform walked every
+// request and polled each socket on every wake-up: ~3 polls per answer.)
 struct DirectFetcher::State {
     CURLM* multi = nullptr;
     std::vector<Transfer> transfers;
+    std::size_t busy = 0;
+    UniqueFd epoll{::epoll_create1(EPOLL_CLOEXEC)};
+    std::optional<MonoTime> timer;  // libcurl's next timeout, when it has one
+
+    void watch(int fd, std::uint32_t events) const {
+        epoll_event event{};
+        event.events = events;
+        event.data.fd = fd;
+        if (::epoll_ctl(epoll.get(), EPOLL_CTL_ADD, fd, &event) != 0 && errno == EEXIST)
+            ::epoll_ctl(epoll.get(), EPOLL_CTL_MOD, fd, &event);
+    }
 };
+
+namespace {
+
+int on_socket(CURL*, curl_socket_t fd, int what, void* user, void*) {
+    auto* state = static_cast<DirectFetcher::State*>(user);
+    if (what == CURL_POLL_REMOVE) {
+        ::epoll_ctl(state->epoll.get(), EPOLL_CTL_DEL, fd, nullptr);
+        return 0;
+    }
+    state->watch(fd, ((what & CURL_POLL_IN) ? EPOLLIN : 0u) | ((what & CURL_POLL_OUT) ? EPOLLOUT : 0u));
+    return 0;
+}
+
+int on_timer(CURLM*, long timeout_ms, void* user) {
+    auto* state = static_cast<DirectFetcher::State*>(user);
+    if (timeout_ms < 0) state->timer.reset();
+    else state->timer = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+    return 0;
+}
+
+}  // namespace
 
 DirectFetcher::DirectFetcher(std::vector<NodeAddress> nodes, FetchSettings settings) : state_(new State) {
     global_init_once();
     state_->multi = curl_multi_init();
+    // Keep every node's connection between rounds. By default the cache holds four
+    // per handle *added*, and handles are removed as they finish: the last answers
+    // of a round found it shrunk and closed their connections (~9 reconnects a
+    // second over 256 nodes).
+    curl_multi_setopt(state_->multi, CURLMOPT_MAXCONNECTS, static_cast<long>(nodes.size() + 16));
+    curl_multi_setopt(state_->multi, CURLMOPT_SOCKETFUNCTION, on_socket);
+    curl_multi_setopt(state_->multi, CURLMOPT_SOCKETDATA, state_.get());
+    curl_multi_setopt(state_->multi, CURLMOPT_TIMERFUNCTION, on_timer);
+    curl_multi_setopt(state_->multi, CURLMOPT_TIMERDATA, state_.get());
     state_->transfers.resize(nodes.size());
     const auto timeout_ms = static_cast<long>(std::max(1.0, settings.timeout.count() * 1000));
+    const long receive_buffer =
+        std::clamp<long>(static_cast<long>((4L << 20) / std::max<std::size_t>(1, nodes.size())), 4096L, 16384L);
     for (std::size_t i = 0; i < nodes.size(); ++i) {
         Transfer& t = state_->transfers[i];
         t.limit = settings.max_body_bytes;
@@ -97,14 +151,18 @@ DirectFetcher::DirectFetcher(std::vector<NodeAddress> nodes, FetchSettings setti
         curl_easy_setopt(t.easy, CURLOPT_TIMEOUT_MS, timeout_ms);
         curl_easy_setopt(t.easy, CURLOPT_CONNECTTIMEOUT_MS, timeout_ms);
         curl_easy_setopt(t.easy, CURLOPT_TCP_KEEPALIVE, 1L);
-        // gzip: 1 ms on the node for a seventh of the bytes (brotli costs it 20 ms).
-        curl_easy_setopt(t.easy, CURLOPT_ACCEPT_ENCODING, "gzip");
+        // No Accept-Encoding: gzip makes a 14 KB snapshot 1.8 KB but costs the node
+        // ~200 µs to deflate and this view ~17 µs to inflate per answer, more than
+        // parsing it (docs/PERFORMANCE.md); 14 KB a node a second is nothing on a
+        // cluster network.
         curl_easy_setopt(t.easy, CURLOPT_WRITEFUNCTION, on_data);
         curl_easy_setopt(t.easy, CURLOPT_WRITEDATA, &t);
         curl_easy_setopt(t.easy, CURLOPT_ERRORBUFFER, t.error);
         curl_easy_setopt(t.easy, CURLOPT_USERAGENT, "musatop-cluster");
-        // A snapshot is a few kilobytes: a 4 KiB receive buffer instead of 16 per node.
-        curl_easy_setopt(t.easy, CURLOPT_BUFFERSIZE, 4096L);
+        curl_easy_setopt(t.easy, CURLOPT_PRIVATE, reinterpret_cast<void*>(i));
+        // One receive call per answer where memory allows: the buffers of all nodes
+        // together take at most 4 MiB (16 KiB each up to 256 nodes, 4 KiB from 1024).
+        curl_easy_setopt(t.easy, CURLOPT_BUFFERSIZE, receive_buffer);
         if (settings.user) {
             curl_easy_setopt(t.easy, CURLOPT_HTTPAUTH, CURLAUTH_BASIC);
             curl_easy_setopt(t.easy, CURLOPT_USERNAME, settings.user->c_str());
@@ -122,44 +180,64 @@ DirectFetcher::~DirectFetcher() {
     curl_multi_cleanup(state_->multi);
 }
 
-std::size_t DirectFetcher::in_flight() const {
-    return static_cast<std::size_t>(
-        std::count_if(state_->transfers.begin(), state_->transfers.end(), [](const Transfer& t) { return t.busy; }));
-}
+std::size_t DirectFetcher::in_flight() const { return state_->busy; }
 
 void DirectFetcher::round(MonoTime until, int cancel_fd,
                           const std::function<void(std::size_t, FetchOutcome&&)>& done) {
-    for (auto& t : state_->transfers) {
+    State& st = *state_;
+    for (auto& t : st.transfers) {
         if (t.busy) continue;
         t.error[0] = '\0';
         t.too_large = false;
         t.body.clear();
-        curl_multi_add_handle(state_->multi, t.easy);
+        t.body.reserve(std::min(t.last_size + t.last_size / 8, t.limit));
+        curl_multi_add_handle(st.multi, t.easy);
         t.busy = true;
+        ++st.busy;
     }
-    for (;;) {
-        int running = 0;
-        curl_multi_perform(state_->multi, &running);
+    const auto finish = [&] {
         int queued = 0;
-        while (CURLMsg* message = curl_multi_info_read(state_->multi, &queued)) {
+        while (CURLMsg* message = curl_multi_info_read(st.multi, &queued)) {
             if (message->msg != CURLMSG_DONE) continue;
-            const auto found = std::find_if(state_->transfers.begin(), state_->transfers.end(),
-                                            [&](const Transfer& t) { return t.easy == message->easy_handle; });
-            if (found == state_->transfers.end()) continue;
+            void* index = nullptr;
+            curl_easy_getinfo(message->easy_handle, CURLINFO_PRIVATE, &index);
+            Transfer& t = st.transfers.at(reinterpret_cast<std::size_t>(index));
             const CURLcode code = message->data.result;
-            curl_multi_remove_handle(state_->multi, found->easy);
-            found->busy = false;
-            done(static_cast<std::size_t>(found - state_->transfers.begin()), outcome_of(*found, code));
+            curl_multi_remove_handle(st.multi, t.easy);
+            t.busy = false;
+            --st.busy;
+            done(reinterpret_cast<std::size_t>(index), outcome_of(t, code));
         }
+    };
+    int running = 0;
+    curl_multi_socket_action(st.multi, CURL_SOCKET_TIMEOUT, 0, &running);  // starts the new requests
+    finish();
+    if (cancel_fd >= 0) st.watch(cancel_fd, EPOLLIN);
+    for (;;) {
         const MonoTime now = std::chrono::steady_clock::now();
-        if (in_flight() == 0 || now >= until) return;
-        curl_waitfd cancel{cancel_fd, CURL_WAIT_POLLIN, 0};
-        const auto wait_ms = std::chrono::duration_cast<std::chrono::milliseconds>(until - now).count();
-        int ready = 0;
-        curl_multi_poll(state_->multi, cancel_fd >= 0 ? &cancel : nullptr, cancel_fd >= 0 ? 1u : 0u,
-                        static_cast<int>(std::clamp<long long>(wait_ms, 1, 1000)), &ready);
-        if (cancel_fd >= 0 && (cancel.revents & CURL_WAIT_POLLIN)) return;
+        if (st.busy == 0 || now >= until) break;
+        const MonoTime wake = st.timer ? std::min(until, *st.timer) : until;
+        const auto wait_ms = std::chrono::ceil<std::chrono::milliseconds>(wake - now).count();
+        epoll_event events[64];
+        const int ready = ::epoll_wait(st.epoll.get(), events, 64, static_cast<int>(std::clamp<long long>(wait_ms, 0, 1000)));
+        bool cancelled = false;
+        for (int i = 0; i < ready; ++i) {
+            const int fd = events[i].data.fd;
+            if (fd == cancel_fd) {
+                cancelled = true;
+                continue;
+            }
+            const std::uint32_t e = events[i].events;
+            const int flags = ((e & EPOLLIN) ? CURL_CSELECT_IN : 0) | ((e & EPOLLOUT) ? CURL_CSELECT_OUT : 0) |
+                              ((e & (EPOLLERR | EPOLLHUP)) ? CURL_CSELECT_ERR : 0);
+            curl_multi_socket_action(st.multi, fd, flags, &running);
+        }
+        if (st.timer && std::chrono::steady_clock::now() >= *st.timer)
+            curl_multi_socket_action(st.multi, CURL_SOCKET_TIMEOUT, 0, &running);
+        finish();
+        if (cancelled) break;
     }
+    if (cancel_fd >= 0) ::epoll_ctl(st.epoll.get(), EPOLL_CTL_DEL, cancel_fd, nullptr);
 }
 
 namespace {

@@ -42,8 +42,9 @@ public:
     // Requests still out (slow nodes), for tests and the status line.
     std::size_t in_flight() const;
 
+    struct State;  // libcurl's handles; public only so its callbacks can name it
+
 private:
-    struct State;
     std::unique_ptr<State> state_;
 };
 
