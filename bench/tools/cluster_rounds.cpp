@@ -1,13 +1,22 @@
 // Rounds per second of the cluster sampler in direct mode, for bench/cluster:
 //   cluster-rounds NODE_LIST INTERVAL_SECONDS SECONDS
+// and the query Prometheus mode sends, so the bench times the real one:
+//   cluster-rounds --query JOB
 #include <cstdio>
 #include <cstdlib>
 #include <thread>
 
+#include <cstring>
+
 #include "musatop/cluster/direct_fetcher.hpp"
+#include "musatop/cluster/prometheus_source.hpp"
 
 int main(int argc, char** argv) {
     using namespace musatop;
+    if (argc == 3 && std::strcmp(argv[1], "--query") == 0) {
+        std::printf("%s\n", cluster::cluster_query(argv[2]).c_str());
+        return 0;
+    }
     if (argc != 4) {
         std::fprintf(stderr, "usage: cluster-rounds NODE_LIST INTERVAL_SECONDS SECONDS\n");
         return 2;
