@@ -220,6 +220,7 @@ void DirectFetcher::round(MonoTime until, int cancel_fd,
         const auto wait_ms = std::chrono::ceil<std::chrono::milliseconds>(wake - now).count();
         epoll_event events[64];
         const int ready = ::epoll_wait(st.epoll.get(), events, 64, static_cast<int>(std::clamp<long long>(wait_ms, 0, 1000)));
+        if (ready < 0 && errno != EINTR) break;  // no epoll set (out of fds): the next round retries
         bool cancelled = false;
         for (int i = 0; i < ready; ++i) {
             const int fd = events[i].data.fd;

@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <functional>
 
-#include <nlohmann/json.hpp>
+#include <simdjson.h>
 
 #include "musatop/cluster/prometheus_source.hpp"
 #include "musatop/util/clock.hpp"
@@ -12,7 +12,8 @@
 namespace musatop::cluster {
 namespace {
 
-using json = nlohmann::json;
+// simdjson: an answer over 256 nodes is megabytes, read every refresh.
+using Element = simdjson::dom::element;
 
 std::optional<double> percent(double ratio) { return ratio * 100; }
 
@@ -37,18 +38,11 @@ const std::array<GpuSeries, 12> kGpuSeries = {{
     {"musatop_gpu_pcie_link_width_max", [](Device& d, double v) { d.pcie_link_width_max = std::llround(v); }},
 }};
 
-// `object[name]`, or an empty value when it is not there: const operator[] on a
-// missing key is undefined in nlohmann/json, and these answers come from outside.
-const json& at(const json& object, const char* name) {
-    static const json missing;
-    if (!object.is_object()) return missing;
-    const auto it = object.find(name);
-    return it == object.end() ? missing : *it;
-}
-
-std::string label(const json& metric, const char* name) {
-    const auto it = metric.find(name);
-    return it != metric.end() && it->is_string() ? it->get<std::string>() : std::string();
+// A string member of an object from outside; empty when absent, not a string,
+// or when `object` is no object at all.
+std::string label(Element object, const char* name) {
+    std::string_view text;
+    return object[name].get_string().get(text) == simdjson::SUCCESS ? std::string(text) : std::string();
 }
 
 std::optional<std::string> known(std::string text) {
@@ -64,7 +58,7 @@ struct Instance {
     bool any_musatop = false;
 };
 
-Device& device(Snapshot& s, const json& metric) {
+Device& device(Snapshot& s, Element metric) {
     const std::string gpu = label(metric, "gpu");
     std::int64_t index = 0;
     std::sscanf(gpu.c_str(), "%ld", &index);
@@ -82,32 +76,32 @@ Device& device(Snapshot& s, const json& metric) {
 // agents export ~210 series per 8-GPU node; the view reads ~125 of them).
 struct InstanceSeries {
     const char* name;
-    void (*read)(Instance& in, const json& metric, double value);
+    void (*read)(Instance& in, Element metric, double value);
 };
 const std::array<InstanceSeries, 6> kInstanceSeries = {{
     {"musatop_host_info",
-     [](Instance& in, const json& metric, double) {
+     [](Instance& in, Element metric, double) {
          in.snapshot.host.hostname = known(label(metric, "hostname"));
          in.snapshot.driver_version = known(label(metric, "driver_version"));
          in.snapshot.gmi_version = known(label(metric, "gmi_version"));
          in.snapshot.musa_version = known(label(metric, "musa_version"));
      }},
     {"musatop_collect_timestamp_seconds",
-     [](Instance& in, const json& metric, double value) {
+     [](Instance& in, Element metric, double value) {
          (label(metric, "source") == "devices" ? in.devices_at : in.processes_at) = value;
      }},
     {"musatop_collect_success",
-     [](Instance& in, const json& metric, double value) {
+     [](Instance& in, Element metric, double value) {
          if (value == 0) (label(metric, "source") == "devices" ? in.devices_failed : in.processes_failed) = true;
      }},
     {"musatop_gpu_info",
-     [](Instance& in, const json& metric, double) {
+     [](Instance& in, Element metric, double) {
          Device& d = device(in.snapshot, metric);
          d.name = known(label(metric, "name"));
          d.bus_id = known(label(metric, "bus_id"));
      }},
     {"musatop_process_gpu_memory_bytes",
-     [](Instance& in, const json& metric, double value) {
+     [](Instance& in, Element metric, double value) {
          in.has_process_series = true;
          GpuProcess p;
          std::sscanf(label(metric, "gpu").c_str(), "%ld", &p.device_index);
@@ -119,7 +113,7 @@ const std::array<InstanceSeries, 6> kInstanceSeries = {{
          in.snapshot.processes.push_back(p);
      }},
     {"musatop_process_info",
-     [](Instance& in, const json& metric, double) {
+     [](Instance& in, Element metric, double) {
          std::int64_t gpu = 0, pid = 0;
          std::sscanf(label(metric, "gpu").c_str(), "%ld", &gpu);
          std::sscanf(label(metric, "pid").c_str(), "%ld", &pid);
@@ -128,7 +122,7 @@ const std::array<InstanceSeries, 6> kInstanceSeries = {{
      }},
 }};
 
-void add_sample(Instance& in, const std::string& name, const json& metric, double value) {
+void add_sample(Instance& in, const std::string& name, Element metric, double value) {
     in.any_musatop = true;
     for (const auto& series : kInstanceSeries)
         if (name == series.name) return series.read(in, metric, value);
@@ -186,25 +180,33 @@ std::string cluster_query(const std::string& job) {
 
 Result<ClusterSnapshot> cluster_from_prometheus(std::string_view answer, WallTime now, Seconds scrape_interval,
                                                 const std::map<std::string, std::string>& last_errors) {
-    const json doc = json::parse(answer, nullptr, false);
-    if (doc.is_discarded() || !doc.is_object()) return Error{"Prometheus answered something other than JSON"};
-    if (!at(doc, "status").is_string() || at(doc, "status") != "success")
-        return Error{"Prometheus: " + (at(doc, "error").is_string() ? at(doc, "error").get<std::string>()
-                                                                    : std::string("query failed"))};
-    const json& result = at(at(doc, "data"), "result");
-    if (!result.is_array()) return Error{"Prometheus: no vector in the answer"};
+    simdjson::dom::parser parser;
+    Element doc;
+    if (parser.parse(answer.data(), answer.size(), true).get(doc) != simdjson::SUCCESS || !doc.is_object())
+        return Error{"Prometheus answered something other than JSON"};
+    if (label(doc, "status") != "success") {
+        const std::string error = label(doc, "error");
+        return Error{"Prometheus: " + (error.empty() ? std::string("query failed") : error)};
+    }
+    simdjson::dom::array result;
+    if (doc["data"]["result"].get_array().get(result) != simdjson::SUCCESS)
+        return Error{"Prometheus: no vector in the answer"};
     std::vector<std::string> order;
     std::map<std::string, Instance> instances;
-    for (const auto& sample : result) {
-        const json& metric = at(sample, "metric");
-        const json& value = at(sample, "value");
-        if (!metric.is_object() || !value.is_array() || value.size() != 2 || !value[1].is_string()) continue;
+    for (const Element sample : result) {
+        Element metric;
+        simdjson::dom::array value;
+        std::string_view number_text;
+        if (sample["metric"].get(metric) != simdjson::SUCCESS || !metric.is_object() ||
+            sample["value"].get_array().get(value) != simdjson::SUCCESS || value.size() != 2 ||
+            value.at(1).get_string().get(number_text) != simdjson::SUCCESS)
+            continue;
         const std::string instance = label(metric, "instance");
         if (instance.empty()) continue;
         if (!instances.count(instance)) order.push_back(instance);
         double number = 0;
         try {
-            number = std::stod(value[1].get<std::string>());
+            number = std::stod(std::string(number_text));
         } catch (const std::exception&) {
             continue;
         }
@@ -229,13 +231,15 @@ Result<ClusterSnapshot> cluster_from_prometheus(std::string_view answer, WallTim
 
 TargetsInfo parse_targets(std::string_view answer, const std::string& job) {
     TargetsInfo info;
-    const json doc = json::parse(answer, nullptr, false);
-    if (doc.is_discarded() || !doc.is_object()) return info;
-    const json& targets = at(at(doc, "data"), "activeTargets");
-    if (!targets.is_array()) return info;
-    for (const auto& target : targets) {
-        const json& labels = at(target, "labels");
-        if (!labels.is_object() || label(labels, "job") != job) continue;
+    simdjson::dom::parser parser;
+    simdjson::dom::array targets;
+    if (parser.parse(answer.data(), answer.size(), true)["data"]["activeTargets"].get_array().get(targets) !=
+        simdjson::SUCCESS)
+        return info;
+    for (const Element target : targets) {
+        Element labels;
+        if (target["labels"].get(labels) != simdjson::SUCCESS || !labels.is_object() || label(labels, "job") != job)
+            continue;
         const std::string interval = label(target, "scrapeInterval");
         double amount = 0;
         char unit = 's';
