@@ -22,6 +22,8 @@ void global_init_once() {
     (void)done;
 }
 
+constexpr std::size_t kJsonPadding = 64;  // SIMDJSON_PADDING, without its header here
+
 struct Transfer {
     CURL* easy = nullptr;
     std::string body;
@@ -183,14 +185,16 @@ DirectFetcher::~DirectFetcher() {
 std::size_t DirectFetcher::in_flight() const { return state_->busy; }
 
 void DirectFetcher::round(MonoTime until, int cancel_fd,
-                          const std::function<void(std::size_t, FetchOutcome&&)>& done) {
+                          const std::function<void(std::size_t, const FetchOutcome&)>& done) {
     State& st = *state_;
     for (auto& t : st.transfers) {
         if (t.busy) continue;
         t.error[0] = '\0';
         t.too_large = false;
         t.body.clear();
-        t.body.reserve(std::min(t.last_size + t.last_size / 8, t.limit));
+        // Room for the last size and then some, and for simdjson's padding, so the
+        // answer is read where it lies.
+        t.body.reserve(std::min(t.last_size + t.last_size / 8, t.limit) + kJsonPadding);
         curl_multi_add_handle(st.multi, t.easy);
         t.busy = true;
         ++st.busy;
@@ -206,7 +210,10 @@ void DirectFetcher::round(MonoTime until, int cancel_fd,
             curl_multi_remove_handle(st.multi, t.easy);
             t.busy = false;
             --st.busy;
-            done(reinterpret_cast<std::size_t>(index), outcome_of(t, code));
+            FetchOutcome outcome = outcome_of(t, code);
+            done(reinterpret_cast<std::size_t>(index), outcome);
+            t.body = std::move(outcome.body);  // its buffer takes the node's next answer
+            t.body.clear();
         }
     };
     int running = 0;
@@ -255,7 +262,7 @@ DirectSource::DirectSource(const std::vector<NodeAddress>& nodes, FetchSettings 
     : fetcher_(nodes, std::move(settings)), tracker_(displays(nodes), stale_after) {}
 
 ClusterSnapshot DirectSource::round(MonoTime until, int cancel_fd) {
-    fetcher_.round(until, cancel_fd, [this](std::size_t index, FetchOutcome&& outcome) {
+    fetcher_.round(until, cancel_fd, [this](std::size_t index, const FetchOutcome& outcome) {
         tracker_.record(index, outcome, std::chrono::system_clock::now());
     });
     return tracker_.view(std::chrono::system_clock::now(), "direct");

@@ -277,10 +277,17 @@ JsonSnapshotReader::~JsonSnapshotReader() = default;
 JsonSnapshotReader::JsonSnapshotReader(JsonSnapshotReader&&) noexcept = default;
 JsonSnapshotReader& JsonSnapshotReader::operator=(JsonSnapshotReader&&) noexcept = default;
 
-Result<Snapshot> JsonSnapshotReader::read(std::string_view text_in) {
+Result<Snapshot> JsonSnapshotReader::read(std::string_view text) { return read(text, false); }
+
+Result<Snapshot> JsonSnapshotReader::read(const std::string& text) {
+    return read(text, text.capacity() - text.size() >= simdjson::SIMDJSON_PADDING);
+}
+
+Result<Snapshot> JsonSnapshotReader::read(std::string_view text_in, bool padded) {
     Element document;
-    // The text is copied into the parser's padded buffer (simdjson reads past the end).
-    if (parser_->parser.parse(text_in.data(), text_in.size(), true).get(document) != simdjson::SUCCESS)
+    // simdjson reads up to 64 bytes past the end: text without that room is copied
+    // into the parser's own padded buffer first.
+    if (parser_->parser.parse(text_in.data(), text_in.size(), !padded).get(document) != simdjson::SUCCESS)
         return Error{"not JSON"};
     simdjson::dom::object root;
     if (document.get_object().get(root) != simdjson::SUCCESS) return Error{"not a JSON object"};

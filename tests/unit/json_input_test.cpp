@@ -107,3 +107,21 @@ TEST(JsonInput, Iso8601AsRenderJsonWritesIt) {
                             "9362-12-02T10:00:00Z", "2262-04-12T00:00:00Z"})
         EXPECT_FALSE(parse_iso8601(bad)) << bad;
 }
+
+TEST(JsonInput, OneReaderManyDocumentsPaddedOrNot) {
+    JsonSnapshotReader reader;
+    const Snapshot demo = make_demo_snapshot(1.5, WallTime(std::chrono::seconds(1796205600)));
+    const std::string text = render_json(demo);
+    std::string padded = text;
+    padded.reserve(text.size() + 64);  // read where it lies
+    std::string tight = text;
+    tight.shrink_to_fit();  // copied into the reader's padded buffer first
+    for (const std::string* document : {&padded, &tight, &padded}) {
+        const auto parsed = reader.read(*document);
+        ASSERT_TRUE(parsed.ok()) << parsed.error();
+        EXPECT_EQ(render_json(parsed.value()), text);
+    }
+    // A bad document between two good ones leaves nothing behind in the reader.
+    EXPECT_EQ(reader.read(std::string_view("{\"schema_version\": 1")).error(), "not JSON");
+    EXPECT_TRUE(reader.read(std::string_view(text)).ok());
+}

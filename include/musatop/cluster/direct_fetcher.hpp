@@ -36,8 +36,9 @@ public:
     // Starts a request on every node without one out, then waits until all that
     // are out have finished, `until` passes, or `cancel_fd` becomes readable.
     // Each finished request goes to `done` (node index, outcome) as it finishes,
-    // so a thousand answers are never held at once.
-    void round(MonoTime until, int cancel_fd, const std::function<void(std::size_t, FetchOutcome&&)>& done);
+    // so a thousand answers are never held at once. The outcome is lent: its body's
+    // buffer is kept for the node's next answer.
+    void round(MonoTime until, int cancel_fd, const std::function<void(std::size_t, const FetchOutcome&)>& done);
 
     // Requests still out (slow nodes), for tests and the status line.
     std::size_t in_flight() const;

@@ -6,6 +6,7 @@
 
 #include <memory>
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "musatop/model/snapshot.hpp"
@@ -23,8 +24,12 @@ public:
     JsonSnapshotReader& operator=(JsonSnapshotReader&&) noexcept;
 
     Result<Snapshot> read(std::string_view text);
+    // The same, read in place when the string's spare capacity holds simdjson's
+    // 64 bytes of padding (the cluster fetcher reserves it).
+    Result<Snapshot> read(const std::string& text);
 
 private:
+    Result<Snapshot> read(std::string_view text, bool padded);
     struct Parser;
     std::unique_ptr<Parser> parser_;
 };
