@@ -27,7 +27,7 @@ constexpr std::size_t kJsonPadding = 64;  // SIMDJSON_PADDING, without its heade
 struct Transfer {
     CURL* easy = nullptr;
     std::string body;
-    std::size_t last_size = 0;  // of the previous answer: the next one is reserved so
+    std::size_t last_size = 0;  // of the previous answer; the next one is reserved to fit it
     std::size_t limit = 0;
     bool too_large = false;
     bool busy = false;
@@ -240,8 +240,10 @@ void DirectFetcher::round(MonoTime until, int cancel_fd,
                               ((e & (EPOLLERR | EPOLLHUP)) ? CURL_CSELECT_ERR : 0);
             curl_multi_socket_action(st.multi, fd, flags, &running);
         }
-        if (st.timer && std::chrono::steady_clock::now() >= *st.timer)
+        if (st.timer && std::chrono::steady_clock::now() >= *st.timer) {
+            st.timer.reset();  // a one-shot timer: libcurl sets the next one while it runs
             curl_multi_socket_action(st.multi, CURL_SOCKET_TIMEOUT, 0, &running);
+        }
         finish();
         if (cancelled) break;
     }
