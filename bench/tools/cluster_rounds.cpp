@@ -1,7 +1,8 @@
 // Rounds per second of the cluster sampler in direct mode, for bench/cluster:
 //   cluster-rounds NODE_LIST INTERVAL_SECONDS SECONDS
-// and the query Prometheus mode sends, so the bench times the real one:
-//   cluster-rounds --query JOB
+// and the queries Prometheus mode sends, so the bench times the real ones:
+//   cluster-rounds --query JOB                  every series (--json)
+//   cluster-rounds --query JOB screen [NODE]    the screen's (and the drill-down's into NODE)
 #include <cstdio>
 #include <cstdlib>
 #include <thread>
@@ -13,8 +14,11 @@
 
 int main(int argc, char** argv) {
     using namespace musatop;
-    if (argc == 3 && std::strcmp(argv[1], "--query") == 0) {
-        std::printf("%s\n", cluster::cluster_query(argv[2]).c_str());
+    if (argc >= 3 && argc <= 5 && std::strcmp(argv[1], "--query") == 0) {
+        cluster::RoundScope scope;
+        scope.screen_only = argc >= 4 && std::strcmp(argv[3], "screen") == 0;
+        if (argc == 5) scope.focus = argv[4];
+        std::printf("%s\n", cluster::cluster_query(argv[2], scope).c_str());
         return 0;
     }
     if (argc != 4) {

@@ -112,6 +112,7 @@ int run_prometheus(const Options& options, const cluster::NodeFilter& filter, bo
         return tui::run_cluster_tui(screen, sampler);
     }
     const auto until = std::chrono::steady_clock::now() + to_duration(settings.timeout + Seconds(0.25));
+    if (!options.json) source->set_scope(cluster::RoundScope{true, std::nullopt});  // --once draws a few values
     auto view = source->round(until, -1);
     if (!view.note) view.note = "data as of the last scrape; refresh is bounded by the scrape interval";
     return print_once(options, cluster::filtered(view, filter));

@@ -50,8 +50,13 @@ void ClusterSampler::request_refresh() {
 }
 
 void ClusterSampler::set_focus(std::optional<std::string> address) {
-    std::lock_guard lock(mutex_);
-    focus_ = std::move(address);
+    {
+        std::lock_guard lock(mutex_);
+        if (focus_ == address) return;
+        focus_ = std::move(address);
+        refresh_ = focus_.has_value();  // the drill-down's details without waiting an interval
+    }
+    wake_.notify_all();
 }
 
 Frame ClusterSampler::node_frame(const std::string& address) const {
@@ -98,6 +103,10 @@ void ClusterSampler::record_histories(const ClusterSnapshot& cluster, MonoTime n
 void ClusterSampler::run() {
     for (;;) {
         const MonoTime started = now_mono();
+        {
+            std::lock_guard lock(mutex_);
+            source_->set_scope(RoundScope{true, focus_});  // the screen's sampler: what it draws
+        }
         auto cluster = std::make_shared<const ClusterSnapshot>(source_->round(started + to_duration(interval_),
                                                                               cancel_read_.get()));
         record_histories(*cluster, now_mono());

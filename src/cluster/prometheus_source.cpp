@@ -102,7 +102,7 @@ ClusterSnapshot PrometheusSource::round(MonoTime until, int cancel_fd) {
     };
     std::map<std::string, std::string> last_errors;
     if (!targets_read_) last_errors = read_targets();
-    char* escaped = curl_easy_escape(static_cast<CURL*>(curl_), cluster_query(settings_.job).c_str(), 0);
+    char* escaped = curl_easy_escape(static_cast<CURL*>(curl_), cluster_query(settings_.job, scope_).c_str(), 0);
     const std::string form = std::string("query=") + (escaped ? escaped : "");
     curl_free(escaped);
     const Answer answer = request("/api/v1/query", form, until, cancel_fd);

@@ -8,6 +8,8 @@
 
 #include "prometheus_server.hpp"
 #include "serve_process.hpp"
+#include "tmux_session.hpp"
+#include "tui_helpers.hpp"
 
 using namespace musatop::testing;
 using namespace std::chrono_literals;
@@ -76,6 +78,19 @@ TEST(ClusterPrometheus, SameViewAsDirectAndDownAgentsAreUnreachable) {
     }
     const auto text = client.run({"--prometheus", prometheus.url(), "--once"});
     EXPECT_NE(text.out.find("refresh is bounded by the scrape interval"), std::string::npos) << text.out;
+
+    // The screen asks only for what it draws; the drill-down's node gets the rest
+    // (its power limit is not in the screen's query).
+    {
+        TmuxSession tui(client, {"--prometheus", prometheus.url(), "--interval", "0.5"}, 120, 40);
+        ASSERT_TRUE(tui.wait_for("nodes 3: 3 ok")) << tui.screen();
+        tui.keys({"Enter"});
+        ASSERT_TRUE(tui.wait_for("(Esc: back to the cluster)")) << tui.screen();
+        EXPECT_TRUE(tui.wait_for("120/300")) << tui.screen();
+        tui.keys({"Escape"});
+        ASSERT_TRUE(tui.wait_for("nodes 3: 3 ok")) << tui.screen();
+        quit_and_check_terminal(tui);
+    }
 
     b.stop(SIGTERM);
     const std::string down = "127.0.0.1:" + std::to_string(b.port());

@@ -318,15 +318,6 @@ TEST(PrometheusView, InstancesFromOneAnswer) {
     const auto refused = cluster_from_prometheus(R"({"status":"error","error":"bad query"})", now, Seconds(1), {});
     ASSERT_FALSE(refused.ok());
     EXPECT_EQ(refused.error(), "Prometheus: bad query");
-    // Only the series the view reads: the bench measures Prometheus answering it.
-    const std::string query = cluster_query("musatop");
-    EXPECT_EQ(query.rfind("{__name__=~\"up|musatop_host_info|musatop_collect_timestamp_seconds|", 0), 0u) << query;
-    for (const char* used : {"|musatop_gpu_info|", "|musatop_process_info|", "|musatop_gpu_utilization_ratio|",
-                             "|musatop_gpu_pcie_link_width_max\""})
-        EXPECT_NE(query.find(used), std::string::npos) << used;
-    EXPECT_EQ(query.find("musatop_gpu_health_findings"), std::string::npos);  // exported, not shown
-    EXPECT_TRUE(query.ends_with("\",job=\"musatop\"}")) << query;
-    EXPECT_EQ(query.find(" or "), std::string::npos);  // one selector: `or` costs Prometheus more than the rest
 }
 
 TEST(PrometheusView, TargetsGiveTheScrapeIntervalAndLastErrors) {

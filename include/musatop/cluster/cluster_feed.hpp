@@ -18,11 +18,20 @@
 
 namespace musatop::cluster {
 
+// What the reader of the next rounds will look at. A source that can fetch less
+// (Prometheus: the query names the series) asks only for that; one that gets whole
+// snapshots anyway (direct) ignores it.
+struct RoundScope {
+    bool screen_only = false;          // only the values the cluster screen and --once draw,
+    std::optional<std::string> focus;  // plus every value of this node (the drill-down)
+};
+
 // One round of the whole cluster; returns early when `cancel_fd` is readable.
 class ClusterSource {
 public:
     virtual ~ClusterSource() = default;
     virtual ClusterSnapshot round(MonoTime until, int cancel_fd) = 0;
+    virtual void set_scope(const RoundScope& /*scope*/) {}
 };
 
 class ClusterSampler {
@@ -43,7 +52,8 @@ public:
     void request_refresh();
     Seconds interval() const { return interval_; }
 
-    // The node whose history is kept even in big clusters (the drill-down's).
+    // The node whose history is kept even in big clusters and whose every value is
+    // fetched (the drill-down's); a new focus starts a round at once.
     void set_focus(std::optional<std::string> address);
     // The node's newest snapshot (marked remote: never signalled) and its history.
     Frame node_frame(const std::string& address) const;

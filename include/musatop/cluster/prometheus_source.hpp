@@ -21,8 +21,9 @@ struct PrometheusSettings {
     std::optional<std::string> ca_file;
 };
 
-// `{__name__=~"musatop_.*",job="JOB"} or up{job="JOB"}`
-std::string cluster_query(const std::string& job);
+// The instant query: `up` and the agents' series the view reads, of job JOB;
+// with `scope.screen_only`, only those the screen draws plus, for `scope.focus`, the rest.
+std::string cluster_query(const std::string& job, const RoundScope& scope = {});
 
 // The cluster in an answer of /api/v1/query. `scrape_interval`: data older than
 // three of them is stale; `last_errors`: lastError of each down instance (from
@@ -42,6 +43,7 @@ public:
     explicit PrometheusSource(PrometheusSettings settings);
     ~PrometheusSource() override;
     ClusterSnapshot round(MonoTime until, int cancel_fd) override;
+    void set_scope(const RoundScope& scope) override { scope_ = scope; }
     Seconds scrape_interval() const { return scrape_interval_; }
 
 private:
@@ -56,6 +58,7 @@ private:
     void* curl_ = nullptr;   // CURL*, kept for keep-alive
     void* multi_ = nullptr;  // CURLM*
     Seconds scrape_interval_{15};
+    RoundScope scope_;  // everything, unless the screen's sampler says otherwise
     bool targets_read_ = false;
     std::optional<ClusterSnapshot> last_;  // shown (stale) while Prometheus is away
 };

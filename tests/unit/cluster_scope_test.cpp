@@ -1,0 +1,106 @@
+// What a refresh asks Prometheus for: every series the view reads (--json), only
+// those the screen draws, plus every series of the node the drill-down shows; and
+// the screen's sampler telling its source which.
+#include <gtest/gtest.h>
+#include <poll.h>
+
+#include <mutex>
+
+#include "musatop/cluster/cluster_feed.hpp"
+#include "musatop/cluster/prometheus_source.hpp"
+
+using namespace musatop;
+using namespace musatop::cluster;
+
+namespace {
+
+bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+}  // namespace
+
+TEST(PrometheusQuery, EverySeriesTheViewReadsInOneSelector) {
+    const std::string query = cluster_query("musatop");
+    EXPECT_EQ(query.rfind("{__name__=~\"up|musatop_host_info|musatop_collect_timestamp_seconds|", 0), 0u) << query;
+    for (const char* used : {"|musatop_gpu_info|", "|musatop_process_info|", "|musatop_gpu_utilization_ratio|",
+                             "|musatop_gpu_power_limit_watts|", "|musatop_gpu_pcie_link_width_max\""})
+        EXPECT_TRUE(has(query, used)) << used;
+    EXPECT_FALSE(has(query, "musatop_gpu_health_findings"));  // exported, not shown
+    EXPECT_TRUE(query.ends_with("\",job=\"musatop\"}")) << query;
+    EXPECT_FALSE(has(query, " or "));  // one selector: `or up{…}` cost Prometheus more than the rest
+}
+
+TEST(PrometheusQuery, TheScreenAsksForWhatItDraws) {
+    const std::string query = cluster_query("musatop", RoundScope{true, std::nullopt});
+    for (const char* drawn : {"up|", "|musatop_gpu_info|", "|musatop_process_gpu_memory_bytes|", "|musatop_process_info|",
+                              "|musatop_gpu_utilization_ratio|", "|musatop_gpu_memory_used_bytes|",
+                              "|musatop_gpu_memory_total_bytes|", "|musatop_gpu_temperature_celsius|",
+                              "|musatop_gpu_power_watts\""})
+        EXPECT_TRUE(has(query, drawn)) << drawn;
+    for (const char* details : {"power_limit", "clock_hertz", "fan_speed", "pcie_link", "memory_busy"})
+        EXPECT_FALSE(has(query, details)) << details;
+    EXPECT_FALSE(has(query, " or "));
+}
+
+TEST(PrometheusQuery, TheDrillDownsNodeGetsTheRest) {
+    const std::string query = cluster_query("my \"job\"", RoundScope{true, std::string("gpu07:9499")});
+    const auto or_at = query.find(" or on(__name__) {");
+    ASSERT_NE(or_at, std::string::npos) << query;
+    const std::string cluster = query.substr(0, or_at), node = query.substr(or_at);
+    EXPECT_FALSE(has(cluster, "power_limit"));
+    for (const char* details : {"musatop_gpu_power_limit_watts", "musatop_gpu_graphics_clock_hertz",
+                                "musatop_gpu_pcie_link_width_max", "musatop_gpu_memory_busy_ratio"})
+        EXPECT_TRUE(has(node, details)) << details;
+    EXPECT_FALSE(has(node, "musatop_gpu_utilization_ratio"));  // the left side has it already
+    EXPECT_TRUE(node.ends_with(",job=\"my \\\"job\\\"\",instance=\"gpu07:9499\"}")) << node;
+    // Names from outside cannot end the string early.
+    const std::string hostile = cluster_query("musatop", RoundScope{true, std::string("a\\\"} or vector(1) #\n")});
+    EXPECT_TRUE(hostile.ends_with("instance=\"a\\\\\\\"} or vector(1) #\\n\"}")) << hostile;
+}
+
+namespace {
+
+// A source that remembers the scope of each round.
+class ScopeRecorder final : public ClusterSource {
+public:
+    ClusterSnapshot round(MonoTime, int) override {
+        std::lock_guard lock(mutex_);
+        rounds_.push_back(scope_);
+        return ClusterSnapshot{};
+    }
+    void set_scope(const RoundScope& scope) override { scope_ = scope; }
+    std::vector<RoundScope> rounds() const {
+        std::lock_guard lock(mutex_);
+        return rounds_;
+    }
+
+private:
+    mutable std::mutex mutex_;
+    RoundScope scope_;
+    std::vector<RoundScope> rounds_;
+};
+
+// Waits (up to 10 s, far beyond a round here) for the sampler's next publication.
+bool next_round(const ClusterSampler& sampler) {
+    pollfd ready{sampler.publication_fd(), POLLIN, 0};
+    if (::poll(&ready, 1, 10'000) != 1) return false;
+    std::uint64_t count = 0;
+    return ::read(sampler.publication_fd(), &count, sizeof count) == sizeof count;
+}
+
+}  // namespace
+
+TEST(ClusterSampler, TheScreenAsksForItsScopeAndADrillDownRefreshesAtOnce) {
+    auto source = std::make_unique<ScopeRecorder>();
+    const ScopeRecorder& recorder = *source;
+    ClusterSampler sampler(std::move(source), Seconds(3600));  // no round but the first comes on its own
+    sampler.start();
+    ASSERT_TRUE(next_round(sampler));
+    sampler.set_focus(std::string("gpu07:9499"));
+    ASSERT_TRUE(next_round(sampler));
+    const auto rounds = recorder.rounds();
+    ASSERT_EQ(rounds.size(), 2u);
+    EXPECT_TRUE(rounds[0].screen_only);
+    EXPECT_FALSE(rounds[0].focus);
+    EXPECT_TRUE(rounds[1].screen_only);
+    EXPECT_EQ(rounds[1].focus, "gpu07:9499");
+}
