@@ -184,8 +184,7 @@ DirectFetcher::~DirectFetcher() {
 
 std::size_t DirectFetcher::in_flight() const { return state_->busy; }
 
-void DirectFetcher::round(MonoTime until, int cancel_fd,
-                          const std::function<void(std::size_t, const FetchOutcome&)>& done) {
+void DirectFetcher::round(MonoTime until, int cancel_fd, const Done& done) {
     State& st = *state_;
     for (auto& t : st.transfers) {
         if (t.busy) continue;
@@ -261,10 +260,10 @@ std::vector<std::string> displays(const std::vector<NodeAddress>& nodes) {
 }  // namespace
 
 DirectSource::DirectSource(const std::vector<NodeAddress>& nodes, FetchSettings settings, Seconds stale_after)
-    : fetcher_(nodes, std::move(settings)), tracker_(displays(nodes), stale_after) {}
+    : fetcher_(make_node_fetcher(nodes, std::move(settings))), tracker_(displays(nodes), stale_after) {}
 
 ClusterSnapshot DirectSource::round(MonoTime until, int cancel_fd) {
-    fetcher_.round(until, cancel_fd, [this](std::size_t index, const FetchOutcome& outcome) {
+    fetcher_->round(until, cancel_fd, [this](std::size_t index, const FetchOutcome& outcome) {
         tracker_.record(index, outcome, std::chrono::system_clock::now());
     });
     return tracker_.view(std::chrono::system_clock::now(), "direct");

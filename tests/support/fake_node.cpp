@@ -7,6 +7,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <stdexcept>
 #include <vector>
 
@@ -73,6 +74,17 @@ void FakeNode::serve() {
             case Behaviour::other_schema:
                 send_all(fd, reply("application/json", R"({"schema_version": 2, "gpus": []})"));
                 break;
+            case Behaviour::forgetful: {  // as a server whose idle connections time out
+                const std::string half = body_.substr(0, body_.size() / 2);
+                char head[64];
+                std::snprintf(head, sizeof head, "%zx\r\n", half.size());
+                std::string answer = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n";
+                answer += head + half + "\r\n";
+                std::snprintf(head, sizeof head, "%zx\r\n", body_.size() - half.size());
+                answer += head + body_.substr(half.size()) + "\r\n0\r\n\r\n";
+                send_all(fd, answer);
+                break;
+            }
             case Behaviour::slow: {
                 pollfd stop{stop_pipe_[0], POLLIN, 0};
                 stopping = ::poll(&stop, 1, static_cast<int>(delay_.count())) > 0;

@@ -1,5 +1,6 @@
 // A node that speaks HTTP badly, on a loopback port, for the cluster tests: it
-// never answers, answers HTML or another schema, or answers only after a delay.
+// never answers, answers HTML or another schema, answers only after a delay, or
+// answers (chunked, keeping the connection) and then drops the connection unsaid.
 // One thread, plain sockets; stopped and joined by the destructor.
 #pragma once
 
@@ -12,9 +13,9 @@ namespace musatop::testing {
 
 class FakeNode {
 public:
-    enum class Behaviour { silent, html, other_schema, slow };
+    enum class Behaviour { silent, html, other_schema, slow, forgetful };
 
-    // `body`: what `slow` sends after `delay` (a musatop snapshot).
+    // `body`: what `slow` sends after `delay` and `forgetful` at once (a musatop snapshot).
     explicit FakeNode(Behaviour behaviour, std::string body = "",
                       std::chrono::milliseconds delay = std::chrono::seconds(2));
     FakeNode(const FakeNode&) = delete;

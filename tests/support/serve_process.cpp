@@ -98,7 +98,10 @@ ServeProcess::ServeProcess(const Scenario& scenario, const std::vector<std::stri
     }
     listening_ = wait_for(
         [&] {
-            if (log().find("listening on") != std::string::npos) return true;
+            // The whole line: stderr may hand it over in more than one write.
+            const std::string text = log();
+            const auto at = text.find("listening on");
+            if (at != std::string::npos && text.find('\n', at) != std::string::npos) return true;
             int status = 0;
             if (::waitpid(pid_, &status, WNOHANG) == pid_) {
                 pid_ = -1;

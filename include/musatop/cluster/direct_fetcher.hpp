@@ -26,22 +26,36 @@ struct FetchSettings {
     std::size_t max_body_bytes = 16 << 20;
 };
 
-class DirectFetcher {
+// What fetches every node's snapshot, one request per node at a time.
+class NodeFetcher {
 public:
-    DirectFetcher(std::vector<NodeAddress> nodes, FetchSettings settings);
-    ~DirectFetcher();
-    DirectFetcher(const DirectFetcher&) = delete;
-    DirectFetcher& operator=(const DirectFetcher&) = delete;
-
+    using Done = std::function<void(std::size_t, const FetchOutcome&)>;
+    virtual ~NodeFetcher() = default;
     // Starts a request on every node without one out, then waits until all that
     // are out have finished, `until` passes, or `cancel_fd` becomes readable.
     // Each finished request goes to `done` (node index, outcome) as it finishes,
     // so a thousand answers are never held at once. The outcome is lent: its body's
     // buffer is kept for the node's next answer.
-    void round(MonoTime until, int cancel_fd, const std::function<void(std::size_t, const FetchOutcome&)>& done);
-
+    virtual void round(MonoTime until, int cancel_fd, const Done& done) = 0;
     // Requests still out (slow nodes), for tests and the status line.
-    std::size_t in_flight() const;
+    virtual std::size_t in_flight() const = 0;
+};
+
+// Plain http:// clusters get musatop's own HTTP/1.1 client (plain_fetcher.hpp),
+// which costs half of libcurl's CPU per request; any https:// node puts the whole
+// list on libcurl, for its TLS.
+std::unique_ptr<NodeFetcher> make_node_fetcher(std::vector<NodeAddress> nodes, FetchSettings settings);
+
+// libcurl's multi interface.
+class DirectFetcher final : public NodeFetcher {
+public:
+    DirectFetcher(std::vector<NodeAddress> nodes, FetchSettings settings);
+    ~DirectFetcher() override;
+    DirectFetcher(const DirectFetcher&) = delete;
+    DirectFetcher& operator=(const DirectFetcher&) = delete;
+
+    void round(MonoTime until, int cancel_fd, const Done& done) override;
+    std::size_t in_flight() const override;
 
     struct State;  // libcurl's handles; public only so its callbacks can name it
 
@@ -56,7 +70,7 @@ public:
     ClusterSnapshot round(MonoTime until, int cancel_fd) override;
 
 private:
-    DirectFetcher fetcher_;
+    std::unique_ptr<NodeFetcher> fetcher_;
     ClusterTracker tracker_;
 };
 

@@ -84,13 +84,22 @@ struct ProcessRow {
 
 void draw_processes(Canvas& canvas, int top, int rows, const std::vector<const cluster::NodeView*>& nodes,
                     const NodeViews& views, const ViewFilter& filter) {
+    std::size_t count = 0;
+    for (const auto& view : views) count += view ? view->processes.size() : 0;
     std::vector<ProcessRow> all;
+    all.reserve(count);
     for (std::size_t i = 0; i < nodes.size(); ++i)
         if (views[i])
             for (const auto& p : views[i]->processes) all.push_back({i, &p});
-    std::stable_sort(all.begin(), all.end(), [&](const ProcessRow& a, const ProcessRow& b) {
-        return process_before(*a.process, *b.process, filter.sort, filter.reverse);
-    });
+    // Only the rows that fit are ordered (thousands of processes, a screenful shown);
+    // the node's place breaks ties, so the order is the one a stable sort would give.
+    const auto shown = std::min(all.size(), static_cast<std::size_t>(std::max(0, rows - 2)));
+    std::partial_sort(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(shown), all.end(),
+                      [&](const ProcessRow& a, const ProcessRow& b) {
+                          if (process_before(*a.process, *b.process, filter.sort, filter.reverse)) return true;
+                          if (process_before(*b.process, *a.process, filter.sort, filter.reverse)) return false;
+                          return a.node < b.node || (a.node == b.node && a.process < b.process);
+                      });
     canvas.put(top, 0, "Processes " + std::to_string(all.size()) + " | sort=" + to_string(filter.sort) +
                            (filter.reverse ? " reversed" : "") +
                            (filter.search.empty() ? "" : " | search=" + sanitize(filter.search)),

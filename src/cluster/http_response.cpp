@@ -1,0 +1,200 @@
+#include "musatop/cluster/http_response.hpp"
+
+#include <charconv>
+
+#include "musatop/cluster/node_list.hpp"
+#include "musatop/util/text.hpp"
+
+namespace musatop::cluster {
+namespace {
+
+constexpr std::size_t kMaxHeaderBytes = 64 << 10;  // a snapshot's headers are ~100 bytes
+constexpr std::size_t kMaxLineBytes = 8 << 10;
+
+bool named(std::string_view header, std::string_view name) {
+    return header.size() > name.size() && header[name.size()] == ':' &&
+           text::fold_case(header.substr(0, name.size())) == name;
+}
+
+std::string_view value_of(std::string_view header) {
+    return text::trim(header.substr(header.find(':') + 1));
+}
+
+}  // namespace
+
+std::string basic_authorization(std::string_view user, std::string_view password) {
+    static constexpr char kDigits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    const std::string plain = std::string(user) + ":" + std::string(password);
+    std::string out = "Basic ";
+    for (std::size_t at = 0; at < plain.size(); at += 3) {
+        const std::size_t left = plain.size() - at;
+        const unsigned bits = static_cast<unsigned char>(plain[at]) << 16 |
+                              (left > 1 ? static_cast<unsigned char>(plain[at + 1]) << 8 : 0u) |
+                              (left > 2 ? static_cast<unsigned char>(plain[at + 2]) : 0u);
+        out += kDigits[bits >> 18 & 63];
+        out += kDigits[bits >> 12 & 63];
+        out += left > 1 ? kDigits[bits >> 6 & 63] : '=';
+        out += left > 2 ? kDigits[bits & 63] : '=';
+    }
+    return out;
+}
+
+std::string http_get_request(const NodeAddress& node, std::string_view path,
+                             const std::optional<std::string>& authorization) {
+    std::string request = "GET " + std::string(path) + " HTTP/1.1\r\nHost: " + node.display() +
+                          "\r\nUser-Agent: musatop-cluster\r\nAccept: application/json\r\n";
+    if (authorization) request += "Authorization: " + *authorization + "\r\n";
+    return request + "\r\n";
+}
+
+void HttpResponseReader::reset(std::string body) {
+    *this = HttpResponseReader(max_body_);
+    body_ = std::move(body);
+    body_.clear();
+}
+
+HttpResponseReader::State HttpResponseReader::fail(std::string why) {
+    error_ = std::move(why);
+    keep_alive_ = false;
+    return state_ = State::failed;
+}
+
+// Takes bytes up to the end of a line into `out` (without CR LF); false when the
+// line is not complete yet (the bytes wait in pending_).
+bool HttpResponseReader::line(std::string& out, std::string_view& bytes) {
+    const auto end = bytes.find('\n');
+    const std::string_view piece = bytes.substr(0, end);
+    pending_.append(piece);
+    bytes.remove_prefix(end == std::string_view::npos ? bytes.size() : end + 1);
+    if (end == std::string_view::npos) return false;
+    if (!pending_.empty() && pending_.back() == '\r') pending_.pop_back();
+    out = std::move(pending_);
+    pending_.clear();
+    return true;
+}
+
+HttpResponseReader::State HttpResponseReader::exceeded() {
+    too_large_ = true;
+    return fail("the answer exceeded " + std::to_string(max_body_ >> 20) + " MiB");
+}
+
+bool HttpResponseReader::append(std::string_view bytes) {
+    if (body_.size() + bytes.size() > max_body_) return exceeded(), false;
+    body_.append(bytes);
+    return true;
+}
+
+HttpResponseReader::State HttpResponseReader::header(std::string_view text) {
+    if (named(text, "content-length")) {
+        const std::string_view digits = value_of(text);
+        std::size_t length = 0;
+        const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), length);
+        if (error != std::errc{} || end != digits.data() + digits.size() || (length_ && *length_ != length))
+            return fail("the answer's Content-Length is not one number");
+        length_ = length;
+    } else if (named(text, "transfer-encoding")) {
+        if (text::fold_case(value_of(text)) != "chunked") return fail("the answer's transfer encoding is not chunked");
+        chunked_ = true;
+    } else if (named(text, "connection")) {
+        const std::string value = text::fold_case(value_of(text));
+        if (value == "close") keep_alive_ = false;
+        if (value == "keep-alive") keep_alive_ = true;
+    }
+    return state_;
+}
+
+HttpResponseReader::State HttpResponseReader::after_headers() {
+    if (status_ >= 100 && status_ < 200) {  // 100 Continue and the like: the answer follows
+        part_ = Part::status_line;
+        length_.reset();
+        chunked_ = false;
+        return state_;
+    }
+    if (status_ == 204 || status_ == 304 || (!chunked_ && length_ == 0u)) return state_ = State::done;
+    if (chunked_) {
+        part_ = Part::chunk_size;
+    } else if (length_) {
+        if (*length_ > max_body_) return exceeded();
+        body_.reserve(*length_ + 64);  // and simdjson's padding
+        remaining_ = *length_;
+        part_ = Part::body_length;
+    } else {
+        keep_alive_ = false;  // the body ends with the connection
+        part_ = Part::body_until_end;
+    }
+    return state_;
+}
+
+HttpResponseReader::State HttpResponseReader::feed(std::string_view bytes) {
+    started_ = started_ || !bytes.empty();
+    std::string text;
+    while (state_ == State::reading && !bytes.empty()) {
+        switch (part_) {
+        case Part::status_line:
+        case Part::headers:
+        case Part::trailers:
+        case Part::chunk_size:
+        case Part::chunk_end: {
+            const std::size_t before = bytes.size();
+            const bool complete = line(text, bytes);
+            header_bytes_ += before - bytes.size();
+            if (header_bytes_ > kMaxHeaderBytes || pending_.size() > kMaxLineBytes)
+                return fail("the answer's headers exceed 64 KiB");
+            if (!complete) break;
+            if (part_ == Part::status_line) {
+                int code = 0;
+                if (text.size() < 12 || text.rfind("HTTP/1.", 0) != 0 || text[8] != ' ' ||
+                    std::from_chars(text.data() + 9, text.data() + 12, code).ptr != text.data() + 12 || code < 100)
+                    return fail("not an HTTP answer");
+                status_ = code;
+                keep_alive_ = text[7] == '1';  // HTTP/1.0 closes unless it says otherwise
+                part_ = Part::headers;
+            } else if (part_ == Part::headers) {
+                if (text.empty()) after_headers();
+                else header(text);
+            } else if (part_ == Part::chunk_size) {
+                std::size_t size = 0;
+                const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), size, 16);
+                if (error != std::errc{} || (end != text.data() + text.size() && *end != ';' && *end != ' '))
+                    return fail("the answer's chunk size is not a number");
+                remaining_ = size;
+                part_ = size == 0 ? Part::trailers : Part::chunk_data;
+            } else if (part_ == Part::chunk_end) {
+                if (!text.empty()) return fail("a chunk of the answer does not end where it says");
+                part_ = Part::chunk_size;
+            } else if (text.empty()) {  // the end of the trailers
+                state_ = State::done;
+            }
+            break;
+        }
+        case Part::body_length:
+        case Part::chunk_data: {
+            const std::string_view piece = bytes.substr(0, remaining_);
+            if (!append(piece)) return state_;
+            bytes.remove_prefix(piece.size());
+            remaining_ -= piece.size();
+            if (remaining_ == 0) {
+                if (part_ == Part::chunk_data) part_ = Part::chunk_end;
+                else state_ = State::done;
+            }
+            break;
+        }
+        case Part::body_until_end:
+            if (!append(bytes)) return state_;
+            bytes = {};
+            break;
+        }
+    }
+    if (state_ == State::done && !bytes.empty()) keep_alive_ = false;  // more than one answer: do not reuse
+    return state_;
+}
+
+HttpResponseReader::State HttpResponseReader::end_of_input() {
+    if (state_ != State::reading) return state_;
+    keep_alive_ = false;
+    if (part_ == Part::body_until_end) return state_ = State::done;
+    return fail(started_ ? "the node closed the connection in the middle of its answer"
+                         : "the node closed the connection without answering");
+}
+
+}  // namespace musatop::cluster

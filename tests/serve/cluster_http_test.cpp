@@ -1,0 +1,84 @@
+// Direct mode's own HTTP client against a real agent and a node that answers in
+// chunks and then drops the connection, as servers drop idle ones: every round
+// answered (the request sent again on a new connection), a name resolved and
+// each of its addresses tried (localhost is ::1, then 127.0.0.1, where the
+// agent listens), and https:// lists left to libcurl.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "fake_node.hpp"
+#include "musatop/cluster/plain_fetcher.hpp"
+#include "scenario.hpp"
+#include "serve_process.hpp"
+
+using namespace musatop::testing;
+using namespace musatop::cluster;
+using namespace std::chrono_literals;
+
+TEST(ClusterHttp, ChunksReconnectsAndEveryAddressOfAName) {
+    Scenario scenario;
+    scenario.set("query.out", gmi_device_json(2));
+    scenario.set("summary.out", gmi_process_table({}));
+    scenario.set("version.out", "mthreads-gmi version : 2.3.3\n");
+    ServeProcess agent(scenario, {"--interval", "0.2"});
+    ASSERT_TRUE(agent.listening());
+    ASSERT_TRUE(wait_for([&] { return http_get(agent.port(), "/healthz").status == 200; }));
+    const std::string snapshot = http_get(agent.port(), "/api/v1/snapshot").body;
+    FakeNode forgetful(FakeNode::Behaviour::forgetful, snapshot);
+    const auto nodes = parse_node_list(forgetful.address() + ",localhost:" + std::to_string(agent.port()));
+    ASSERT_TRUE(nodes.ok());
+
+    PlainFetcher fetcher(nodes.value(), FetchSettings{});
+    for (int round = 1; round <= 3; ++round) {
+        std::vector<FetchOutcome> outcomes(2);
+        fetcher.round(std::chrono::steady_clock::now() + 10s, -1,
+                      [&](std::size_t node, const FetchOutcome& outcome) { outcomes.at(node) = outcome; });
+        EXPECT_EQ(fetcher.in_flight(), 0u);
+        for (const auto& outcome : outcomes) {
+            EXPECT_TRUE(outcome.answered) << "round " << round << ": " << outcome.failure;
+            EXPECT_EQ(outcome.http_status, 200);
+            EXPECT_GT(outcome.seconds, 0);
+        }
+        EXPECT_EQ(outcomes[0].body, snapshot) << "round " << round;
+        const auto agent_answer = nlohmann::json::parse(outcomes[1].body, nullptr, false);
+        ASSERT_TRUE(agent_answer.is_object()) << outcomes[1].body;
+        EXPECT_EQ(agent_answer["schema_version"], 1);
+    }
+    EXPECT_EQ(forgetful.requests(), 3);  // a new connection each round, and no request lost
+
+    // The same through the binary, by name.
+    Scenario client;
+    const auto run = client.run({"--nodes", "localhost:" + std::to_string(agent.port()), "--json"});
+    EXPECT_EQ(run.exit_code, 0) << run.err << run.out;
+    EXPECT_EQ(nlohmann::json::parse(run.out)["nodes"][0]["state"], "ok") << run.out;
+
+    // TLS is libcurl's: one https:// node puts the list on it.
+    auto https = parse_node_list("https://gpu01,gpu02");
+    ASSERT_TRUE(https.ok());
+    EXPECT_NE(dynamic_cast<DirectFetcher*>(make_node_fetcher(https.value(), {}).get()), nullptr);
+    EXPECT_NE(dynamic_cast<PlainFetcher*>(make_node_fetcher(nodes.value(), {}).get()), nullptr);
+}
+
+TEST(ClusterHttp, AnUnresolvableNameIsNamedAndTheOthersAnswer) {
+    Scenario scenario;
+    scenario.set("query.out", gmi_device_json(1));
+    scenario.set("summary.out", gmi_process_table({}));
+    scenario.set("version.out", "mthreads-gmi version : 2.3.3\n");
+    ServeProcess agent(scenario, {"--interval", "0.2"});
+    ASSERT_TRUE(agent.listening());
+    // "invalid" is reserved (RFC 2606): no resolver answers it, some after a delay.
+    const auto nodes = parse_node_list("127.0.0.1:" + std::to_string(agent.port()) + ",gpu01.invalid");
+    ASSERT_TRUE(nodes.ok());
+    FetchSettings settings;
+    settings.timeout = musatop::Seconds(3);
+    PlainFetcher fetcher(nodes.value(), settings);
+    std::vector<FetchOutcome> outcomes(2);
+    ASSERT_TRUE(wait_for([&] { return http_get(agent.port(), "/healthz").status == 200; }));
+    fetcher.round(std::chrono::steady_clock::now() + 10s, -1,
+                  [&](std::size_t node, const FetchOutcome& outcome) { outcomes.at(node) = outcome; });
+    EXPECT_TRUE(outcomes[0].answered) << outcomes[0].failure;
+    EXPECT_FALSE(outcomes[1].answered);
+    EXPECT_TRUE(outcomes[1].failure == "cannot resolve the host name" || outcomes[1].failure.rfind("timed out after 3", 0) == 0)
+        << outcomes[1].failure;
+}
