@@ -16,14 +16,29 @@ using namespace musatop::testing;
 using namespace musatop::cluster;
 using namespace std::chrono_literals;
 
-TEST(ClusterHttp, ChunksReconnectsAndEveryAddressOfAName) {
+namespace {
+
+// An agent on loopback over a fake GMI with `gpus` GPUs and no process.
+struct Agent {
     Scenario scenario;
-    scenario.set("query.out", gmi_device_json(2));
-    scenario.set("summary.out", gmi_process_table({}));
-    scenario.set("version.out", "mthreads-gmi version : 2.3.3\n");
-    ServeProcess agent(scenario, {"--interval", "0.2"});
-    ASSERT_TRUE(agent.listening());
-    ASSERT_TRUE(wait_for([&] { return http_get(agent.port(), "/healthz").status == 200; }));
+    std::unique_ptr<ServeProcess> serve;
+    explicit Agent(int gpus) {
+        scenario.set("query.out", gmi_device_json(gpus));
+        scenario.set("summary.out", gmi_process_table({}));
+        scenario.set("version.out", "mthreads-gmi version : 2.3.3\n");
+        serve = std::make_unique<ServeProcess>(scenario, std::vector<std::string>{"--interval", "0.2"});
+    }
+    bool ready() const {
+        return serve->listening() && wait_for([&] { return http_get(serve->port(), "/healthz").status == 200; });
+    }
+    int port() const { return serve->port(); }
+};
+
+}  // namespace
+
+TEST(ClusterHttp, ChunksReconnectsAndEveryAddressOfAName) {
+    Agent agent(2);
+    ASSERT_TRUE(agent.ready());
     const std::string snapshot = http_get(agent.port(), "/api/v1/snapshot").body;
     FakeNode forgetful(FakeNode::Behaviour::forgetful, snapshot);
     const auto nodes = parse_node_list(forgetful.address() + ",localhost:" + std::to_string(agent.port()));
@@ -61,12 +76,8 @@ TEST(ClusterHttp, ChunksReconnectsAndEveryAddressOfAName) {
 }
 
 TEST(ClusterHttp, AnUnresolvableNameIsNamedAndTheOthersAnswer) {
-    Scenario scenario;
-    scenario.set("query.out", gmi_device_json(1));
-    scenario.set("summary.out", gmi_process_table({}));
-    scenario.set("version.out", "mthreads-gmi version : 2.3.3\n");
-    ServeProcess agent(scenario, {"--interval", "0.2"});
-    ASSERT_TRUE(agent.listening());
+    Agent agent(1);
+    ASSERT_TRUE(agent.ready());
     // "invalid" is reserved (RFC 2606): no resolver answers it, some after a delay.
     const auto nodes = parse_node_list("127.0.0.1:" + std::to_string(agent.port()) + ",gpu01.invalid");
     ASSERT_TRUE(nodes.ok());
@@ -74,7 +85,6 @@ TEST(ClusterHttp, AnUnresolvableNameIsNamedAndTheOthersAnswer) {
     settings.timeout = musatop::Seconds(3);
     PlainFetcher fetcher(nodes.value(), settings);
     std::vector<FetchOutcome> outcomes(2);
-    ASSERT_TRUE(wait_for([&] { return http_get(agent.port(), "/healthz").status == 200; }));
     fetcher.round(std::chrono::steady_clock::now() + 10s, -1,
                   [&](std::size_t node, const FetchOutcome& outcome) { outcomes.at(node) = outcome; });
     EXPECT_TRUE(outcomes[0].answered) << outcomes[0].failure;
