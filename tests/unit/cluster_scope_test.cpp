@@ -104,3 +104,51 @@ TEST(ClusterSampler, TheScreenAsksForItsScopeAndADrillDownRefreshesAtOnce) {
     EXPECT_TRUE(rounds[1].screen_only);
     EXPECT_EQ(rounds[1].focus, "gpu07:9499");
 }
+
+namespace {
+
+// One node, one GPU, its utilization going up by 10 points a round.
+class RisingNode final : public ClusterSource {
+public:
+    ClusterSnapshot round(MonoTime, int) override {
+        auto snapshot = std::make_shared<Snapshot>();
+        Device gpu;
+        gpu.uuid = "gpu-0";
+        gpu.gpu_utilization_percent = 10.0 * ++rounds_;
+        snapshot->devices.push_back(gpu);
+        ClusterSnapshot cluster;
+        NodeView node;
+        node.address = "gpu01:9499";
+        node.state = NodeState::ok;
+        node.snapshot = std::move(snapshot);
+        cluster.nodes.push_back(std::move(node));
+        return cluster;
+    }
+
+private:
+    int rounds_ = 0;
+};
+
+double last_util(const History& history) {
+    const Series* series = history.gpu("uuid:gpu-0");
+    return series && !series->empty() ? series->at(series->size() - 1).util_percent.value_or(-1) : -1;
+}
+
+}  // namespace
+
+TEST(ClusterSampler, AHistoryAReaderHoldsNeverChangesUnderIt) {
+    ClusterSampler sampler(std::make_unique<RisingNode>(), Seconds(3600));
+    sampler.start();
+    ASSERT_TRUE(next_round(sampler));
+    const Frame held = sampler.node_frame("gpu01:9499");
+    ASSERT_TRUE(held.history);
+    EXPECT_DOUBLE_EQ(last_util(*held.history), 10.0);
+    for (const double expected : {20.0, 30.0}) {
+        sampler.request_refresh();
+        ASSERT_TRUE(next_round(sampler));
+        // Rounds within one second share a point (its peak): recorded in place,
+        // the held history would show the new peak.
+        EXPECT_DOUBLE_EQ(last_util(*held.history), 10.0);
+        EXPECT_DOUBLE_EQ(last_util(*sampler.node_frame("gpu01:9499").history), expected);
+    }
+}

@@ -72,7 +72,7 @@ private:
     bool refresh_ = false;
     std::shared_ptr<const ClusterSnapshot> latest_;
     std::optional<std::string> focus_;
-    std::map<std::string, std::shared_ptr<const History>> histories_;  // by address, copy on write
+    std::map<std::string, std::shared_ptr<History>> histories_;  // by address; copied only while a reader holds one
     std::map<std::string, std::shared_ptr<const Snapshot>> recorded_;  // the snapshot each history last saw
     std::atomic<std::uint64_t> revision_{0};
     std::thread thread_;
