@@ -183,4 +183,35 @@ TEST(ServeSecurity, TheClusterViewReachesAProtectedAgent) {
     EXPECT_NE(untrusted["error"].get<std::string>().find("certificate"), std::string::npos) << untrusted.dump();
     // The password never appears on the command line: only a file can hold it.
     EXPECT_EQ(scenario.run({"--nodes", node, "--node-password", "s3cret"}).exit_code, 2);
+    // Nodes are reached directly, whatever proxy the login node has for the outside.
+    const auto proxied = scenario.run({"--nodes", node, "--json", "--node-user", "prometheus", "--node-password-file",
+                                       (scenario.dir() / "good.pass").string(), "--node-ca", ca},
+                                      std::chrono::seconds(20), {"https_proxy=http://127.0.0.1:1", "HTTPS_PROXY=http://127.0.0.1:1"});
+    EXPECT_EQ(nlohmann::json::parse(proxied.out)["nodes"][0]["state"], "ok") << proxied.out;
+}
+
+// Basic auth without TLS goes through the cluster view's own HTTP client.
+TEST(ServeSecurity, TheClusterViewReachesAnAgentWithBasicAuthOverPlainHttp) {
+    Scenario scenario;
+    scenario.use_reference_fixtures();
+    const std::string hash = ::crypt("s3cret", ::crypt_gensalt("$2y$", 5, nullptr, 0));
+    scenario.set("web.yml", "basic_auth_users:\n  prometheus: " + hash + "\n");
+    ServeProcess serve(scenario, {"--interval", "0.2", "--web-config-file", (scenario.dir() / "web.yml").string()});
+    ASSERT_TRUE(serve.listening()) << serve.log();
+    scenario.set("good.pass", "s3cret\n");
+    scenario.set("bad.pass", "guess\n");
+    const std::string node = "127.0.0.1:" + std::to_string(serve.port());
+    const std::vector<std::string> dead_proxy = {"http_proxy=http://127.0.0.1:1", "HTTP_PROXY=http://127.0.0.1:1"};
+    const auto state = [&](const std::string& password_file) {
+        const auto run = scenario.run({"--nodes", node, "--json", "--node-user", "prometheus", "--node-password-file",
+                                       (scenario.dir() / password_file).string()},
+                                      std::chrono::seconds(20), dead_proxy);
+        return nlohmann::json::parse(run.out)["nodes"][0];
+    };
+    nlohmann::json ok;
+    ASSERT_TRUE(wait_for([&] { return (ok = state("good.pass"))["state"] == "ok"; })) << ok.dump();
+    EXPECT_EQ(ok["snapshot"]["schema_version"], 1);
+    const auto wrong = state("bad.pass");
+    EXPECT_EQ(wrong["state"], "error");
+    EXPECT_EQ(wrong["error"], "HTTP status 401");
 }
