@@ -1,8 +1,8 @@
 // Direct mode's own HTTP client against a real agent and a node that answers in
 // chunks and then drops the connection, as servers drop idle ones: every round
 // answered (the request sent again on a new connection), a name resolved and
-// each of its addresses tried (localhost is ::1, then 127.0.0.1, where the
-// agent listens), and https:// lists left to libcurl.
+// its addresses tried in turn (where localhost is also ::1, the agent listens
+// only on 127.0.0.1), and https:// lists left to libcurl.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
