@@ -14,6 +14,19 @@
 #include "musatop/util/unique_fd.hpp"
 
 namespace musatop::cluster {
+
+std::string os_error_text(int error) {
+    std::string why = std::strerror(error);
+    if (!why.empty()) why[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(why[0])));
+    return why;
+}
+
+std::string timeout_text(double seconds) {
+    char text[64];
+    std::snprintf(text, sizeof text, "timed out after %.1f s", seconds);
+    return text;
+}
+
 namespace {
 
 // libcurl's process-wide set-up, done once before the first handle.
@@ -21,8 +34,6 @@ void global_init_once() {
     static const bool done = curl_global_init(CURL_GLOBAL_DEFAULT) == CURLE_OK;
     (void)done;
 }
-
-constexpr std::size_t kJsonPadding = 64;  // SIMDJSON_PADDING, without its header here
 
 struct Transfer {
     CURL* easy = nullptr;
@@ -49,17 +60,11 @@ std::size_t on_data(char* data, std::size_t size, std::size_t count, void* user)
 std::string failure_text(const Transfer& t, CURLcode code) {
     long os_errno = 0;
     curl_easy_getinfo(t.easy, CURLINFO_OS_ERRNO, &os_errno);
-    if (code == CURLE_COULDNT_CONNECT && os_errno != 0) {
-        std::string why = std::strerror(static_cast<int>(os_errno));
-        if (!why.empty()) why[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(why[0])));
-        return why;
-    }
+    if (code == CURLE_COULDNT_CONNECT && os_errno != 0) return os_error_text(static_cast<int>(os_errno));
     if (code == CURLE_OPERATION_TIMEDOUT) {
-        long timeout_ms = 0;
-        char text[64];
-        curl_easy_getinfo(t.easy, CURLINFO_TOTAL_TIME_T, &timeout_ms);  // microseconds
-        std::snprintf(text, sizeof text, "timed out after %.1f s", static_cast<double>(timeout_ms) / 1e6);
-        return text;
+        curl_off_t microseconds = 0;
+        curl_easy_getinfo(t.easy, CURLINFO_TOTAL_TIME_T, &microseconds);
+        return timeout_text(static_cast<double>(microseconds) / 1e6);
     }
     if (code == CURLE_COULDNT_RESOLVE_HOST) return "cannot resolve the host name";
     return t.error[0] ? t.error : curl_easy_strerror(code);
@@ -196,7 +201,7 @@ void DirectFetcher::round(MonoTime until, int cancel_fd, const Done& done) {
         t.body.clear();
         // Room for the last size and then some, and for simdjson's padding, so the
         // answer is read where it lies.
-        t.body.reserve(std::min(t.last_size + t.last_size / 8, t.limit) + kJsonPadding);
+        t.body.reserve(std::min(t.last_size + t.last_size / 8, t.limit) + kJsonPaddingBytes);
         curl_multi_add_handle(st.multi, t.easy);
         t.busy = true;
         ++st.busy;

@@ -3,6 +3,7 @@
 #include <charconv>
 
 #include "musatop/cluster/node_list.hpp"
+#include "musatop/output/json_input.hpp"
 #include "musatop/util/text.hpp"
 
 namespace musatop::cluster {
@@ -115,7 +116,7 @@ HttpResponseReader::State HttpResponseReader::after_headers() {
         part_ = Part::chunk_size;
     } else if (length_) {
         if (*length_ > max_body_) return exceeded();
-        body_.reserve(*length_ + 64);  // and simdjson's padding
+        body_.reserve(*length_ + kJsonPaddingBytes);  // read in place by the snapshot reader
         remaining_ = *length_;
         part_ = Part::body_length;
     } else {

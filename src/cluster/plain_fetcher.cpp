@@ -7,9 +7,7 @@
 #include <sys/epoll.h>
 #include <sys/socket.h>
 
-#include <cctype>
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
 
 #include "musatop/cluster/http_response.hpp"
@@ -33,12 +31,6 @@ struct Lookup {
     addrinfo hints{};
     gaicb request{};
 };
-
-std::string os_error(int error) {
-    std::string why = std::strerror(error);
-    if (!why.empty()) why[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(why[0])));
-    return why;
-}
 
 std::vector<Address> numeric_address(const NodeAddress& node) {
     Address a;
@@ -186,7 +178,7 @@ struct PlainFetcher::State {
             const Address& a = n.addresses[n.next_address++];
             n.fd = UniqueFd(::socket(a.storage.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
             if (!n.fd.valid()) {  // no IPv6 here, or out of fds: the next address may do
-                n.last_error = os_error(errno);
+                n.last_error = os_error_text(errno);
                 continue;
             }
             const int one = 1;
@@ -197,7 +189,7 @@ struct PlainFetcher::State {
                 n.phase = Phase::connecting;
                 return watch(index, EPOLLOUT, EPOLL_CTL_ADD);
             }
-            n.last_error = os_error(errno);
+            n.last_error = os_error_text(errno);
             n.fd.reset();
         }
         n.addresses.clear();  // resolved again next time: the name may point elsewhere by then
@@ -210,7 +202,7 @@ struct PlainFetcher::State {
         socklen_t length = sizeof error;
         ::getsockopt(n.fd.get(), SOL_SOCKET, SO_ERROR, &error, &length);
         if (error != 0) {
-            n.last_error = os_error(error);
+            n.last_error = os_error_text(error);
             n.fd.reset();
             return connect_next(index);
         }
@@ -241,7 +233,7 @@ struct PlainFetcher::State {
             if (errno == EINTR) continue;
             if (errno == EAGAIN) return watch(index, EPOLLOUT, EPOLL_CTL_MOD);
             const int error = errno;
-            if (!retry(index)) fail(index, os_error(error));
+            if (!retry(index)) fail(index, os_error_text(error));
             return;
         }
         n.phase = Phase::reading;
@@ -261,7 +253,7 @@ struct PlainFetcher::State {
             if (state == HttpResponseReader::State::reading) continue;
             if (state == HttpResponseReader::State::failed) {
                 if (retry(index)) return;
-                return fail(index, error ? os_error(error) : n.reader.error());
+                return fail(index, error ? os_error_text(error) : n.reader.error());
             }
             FetchOutcome outcome;
             outcome.answered = true;
@@ -345,10 +337,7 @@ void PlainFetcher::round(MonoTime until, int cancel_fd, const Done& done) {
             if (n.lookup) st.check_lookup(i);
             if (n.phase == Phase::idle) continue;
             if (now >= n.deadline) {
-                char text[64];
-                std::snprintf(text, sizeof text, "timed out after %.1f s",
-                              std::chrono::duration<double>(now - n.started).count());
-                st.fail(i, text);
+                st.fail(i, timeout_text(std::chrono::duration<double>(now - n.started).count()));
                 continue;
             }
             resolving = resolving || n.phase == Phase::resolving;

@@ -282,7 +282,8 @@ JsonSnapshotReader& JsonSnapshotReader::operator=(JsonSnapshotReader&&) noexcept
 Result<Snapshot> JsonSnapshotReader::read(std::string_view text) { return read(text, false); }
 
 Result<Snapshot> JsonSnapshotReader::read(const std::string& text) {
-    return read(text, text.capacity() - text.size() >= simdjson::SIMDJSON_PADDING);
+    static_assert(kJsonPaddingBytes == simdjson::SIMDJSON_PADDING);
+    return read(text, text.capacity() - text.size() >= kJsonPaddingBytes);
 }
 
 Result<Snapshot> JsonSnapshotReader::read(std::string_view text_in, bool padded) {

@@ -26,6 +26,11 @@ struct FetchSettings {
     std::size_t max_body_bytes = 16 << 20;
 };
 
+// A failed request's reason as every fetcher words it: "connection refused"
+// (strerror, lower case), "timed out after 3.0 s".
+std::string os_error_text(int error);
+std::string timeout_text(double seconds);
+
 // What fetches every node's snapshot, one request per node at a time.
 class NodeFetcher {
 public:

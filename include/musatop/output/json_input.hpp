@@ -16,6 +16,10 @@ namespace musatop {
 
 // Reads many documents, keeping its buffers between them (the cluster view reads
 // every node's snapshot each refresh, a replay every line). One thread at a time.
+// Spare bytes a string needs after its text to be read in place (simdjson's
+// SIMDJSON_PADDING; json_input.cpp checks they agree). Fetchers reserve them.
+inline constexpr std::size_t kJsonPaddingBytes = 64;
+
 class JsonSnapshotReader {
 public:
     JsonSnapshotReader();
