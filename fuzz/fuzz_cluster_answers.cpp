@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "musatop/cluster/http_response.hpp"
+#include "musatop/net/http_response.hpp"
 #include "musatop/cluster/node_list.hpp"
 #include "musatop/cluster/prometheus_source.hpp"
 
@@ -23,16 +23,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     (void)cluster::cluster_from_prometheus(text, WallTime(std::chrono::seconds(1800000000)), Seconds(15), {});
     (void)cluster::parse_targets(text, "musatop");
     constexpr std::size_t kMaxBody = 4096;
-    cluster::HttpResponseReader reader(kMaxBody);
+    net::HttpResponseReader reader(kMaxBody);
     const std::size_t step = size > 0 ? 1 + data[0] % 64 : 1;
     for (const std::size_t piece : {text.size() + 1, step}) {
         reader.reset();
-        for (std::size_t at = 0; at < text.size() && reader.state() == cluster::HttpResponseReader::State::reading;
+        for (std::size_t at = 0; at < text.size() && reader.state() == net::HttpResponseReader::State::reading;
              at += piece)
             reader.feed(std::string_view(text).substr(at, piece));
         reader.end_of_input();
         if (reader.body().size() > kMaxBody) std::abort();
-        if (reader.state() == cluster::HttpResponseReader::State::failed && reader.error().empty()) std::abort();
+        if (reader.state() == net::HttpResponseReader::State::failed && reader.error().empty()) std::abort();
     }
     return 0;
 }

@@ -10,7 +10,11 @@
 #include <cerrno>
 #include <cstring>
 
-#include "musatop/cluster/http_response.hpp"
+#include "musatop/net/api.hpp"
+#include "musatop/net/base64.hpp"
+#include "musatop/net/http_request.hpp"
+#include "musatop/net/http_response.hpp"
+#include "musatop/output/json_input.hpp"
 #include "musatop/util/unique_fd.hpp"
 
 namespace musatop::cluster {
@@ -66,7 +70,7 @@ struct Node {
     MonoTime started{}, deadline{};
     std::size_t sent = 0;
     std::string last_error;  // of the addresses tried
-    HttpResponseReader reader{0};
+    net::HttpResponseReader reader{0};
 };
 
 }  // namespace
@@ -250,8 +254,8 @@ struct PlainFetcher::State {
             const int error = got < 0 ? errno : 0;
             const auto state = got > 0 ? n.reader.feed({buffer.data(), static_cast<std::size_t>(got)})
                                        : n.reader.end_of_input();
-            if (state == HttpResponseReader::State::reading) continue;
-            if (state == HttpResponseReader::State::failed) {
+            if (state == net::HttpResponseReader::State::reading) continue;
+            if (state == net::HttpResponseReader::State::failed) {
                 if (retry(index)) return;
                 return fail(index, error ? os_error_text(error) : n.reader.error());
             }
@@ -290,15 +294,18 @@ struct PlainFetcher::State {
 
 PlainFetcher::PlainFetcher(std::vector<NodeAddress> nodes, FetchSettings settings) : state_(new State) {
     state_->settings = std::move(settings);
-    std::optional<std::string> authorization;
+    net::Request request;
+    request.target = std::string(net::kSnapshotPath);
+    request.headers = {{"User-Agent", "musatop-cluster"}, {"Accept", std::string(net::kJsonType)}};
     if (state_->settings.user)
-        authorization = basic_authorization(*state_->settings.user, state_->settings.password.value_or(""));
+        request.headers.emplace_back("Authorization", net::basic_authorization(*state_->settings.user,
+                                                                               state_->settings.password.value_or("")));
     state_->nodes.resize(nodes.size());
     for (std::size_t i = 0; i < nodes.size(); ++i) {
         Node& n = state_->nodes[i];
         n.address = nodes[i];
-        n.request = http_get_request(nodes[i], "/api/v1/snapshot", authorization);
-        n.reader = HttpResponseReader(state_->settings.max_body_bytes);
+        n.request = net::write_request(request, net::Endpoint{false, nodes[i].host, nodes[i].port});
+        n.reader = net::HttpResponseReader(state_->settings.max_body_bytes, kJsonPaddingBytes);
     }
 }
 

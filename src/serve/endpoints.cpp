@@ -1,5 +1,8 @@
 #include "musatop/serve/endpoints.hpp"
 
+#include <unistd.h>
+
+#include "musatop/net/api.hpp"
 #include "musatop/output/json_output.hpp"
 #include "musatop/output/sanitize.hpp"
 #include "musatop/util/version.hpp"
@@ -21,8 +24,10 @@ std::string html_escape(std::string_view text) {
     return out;
 }
 
-Reply text_reply(int status, std::string body, const char* type = "text/plain; charset=utf-8") {
-    return Reply{status, type, std::make_shared<const std::string>(std::move(body))};
+Reply text_reply(int status, std::string body, std::string_view type = net::kTextType) {
+    Reply reply = net::text_response(status, std::move(body));
+    reply.content_type = type;
+    return reply;
 }
 
 // A one-line reason: the first error of the stale source.
@@ -33,6 +38,13 @@ std::string first_error(const Snapshot& s, std::string_view source) {
 }
 
 }  // namespace
+
+Endpoints::Endpoints(EndpointSettings settings) : settings_(std::move(settings)) {
+    // The agent's start time in nanoseconds and its PID: an ETag from a previous
+    // run never matches a frame of this one.
+    const auto started = std::chrono::system_clock::now().time_since_epoch().count();
+    etag_prefix_ = std::to_string(started) + "-" + std::to_string(::getpid()) + "-";
+}
 
 const Snapshot& Endpoints::view_of(const Frame& frame) {
     if (view_revision_ != frame.revision) {
@@ -54,7 +66,10 @@ Reply Endpoints::metrics(const Frame& frame, WallTime now) {
         input.processes = settings_.process_metrics;
         metrics_ = Cached{frame.revision, hidden, std::make_shared<const std::string>(render_metrics(input))};
     }
-    return Reply{200, kMetricsContentType, metrics_.text};
+    Reply reply;
+    reply.content_type = net::kMetricsType;
+    reply.body = metrics_.text;
+    return reply;
 }
 
 Reply Endpoints::snapshot(const Frame& frame) {
@@ -62,7 +77,11 @@ Reply Endpoints::snapshot(const Frame& frame) {
     std::lock_guard lock(mutex_);
     if (json_.revision != frame.revision)
         json_ = Cached{frame.revision, false, std::make_shared<const std::string>(render_json(view_of(frame)))};
-    return Reply{200, "application/json", json_.text};
+    Reply reply;
+    reply.content_type = net::kJsonType;
+    reply.body = json_.text;
+    reply.etag = "\"" + etag_prefix_ + std::to_string(frame.revision) + "\"";
+    return reply;
 }
 
 Reply Endpoints::health(const Frame& frame) const {
@@ -79,10 +98,10 @@ Reply Endpoints::index(const Frame& frame) const {
     std::string page = "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>musatop serve on " +
                        html_escape(host) + "</title></head>\n<body><h1>musatop " + kVersion + "</h1>\n<p>Host: " +
                        html_escape(host) + "</p>\n<ul>\n";
-    for (const char* endpoint : {"/metrics", "/api/v1/snapshot", "/healthz"})
-        page += std::string("<li><a href=\"") + endpoint + "\">" + endpoint + "</a></li>\n";
+    for (const auto endpoint : {net::kMetricsPath, net::kSnapshotPath, net::kHealthPath})
+        page.append("<li><a href=\"").append(endpoint).append("\">").append(endpoint).append("</a></li>\n");
     page += "</ul>\n<p>Read-only: nothing here changes a setting or signals a process.</p>\n</body></html>\n";
-    return text_reply(200, std::move(page), "text/html; charset=utf-8");
+    return text_reply(200, std::move(page), net::kHtmlType);
 }
 
 }  // namespace musatop::serve

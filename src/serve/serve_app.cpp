@@ -5,7 +5,6 @@
 #include <signal.h>
 #include <unistd.h>
 
-#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <iostream>
@@ -14,68 +13,31 @@
 #include "musatop/sampler/sampler.hpp"
 #include "musatop/serve/basic_auth.hpp"
 #include "musatop/serve/endpoints.hpp"
-#include "http_server.hpp"
+#include "musatop/net/api.hpp"
+#include "musatop/net/http_server.hpp"
 #include "musatop/util/cancel.hpp"
 
 namespace musatop::serve {
 namespace {
 
-void send(httplib::Response& response, const Reply& reply) {
-    response.status = reply.status;
-    response.set_content(*reply.body, reply.content_type.c_str());
-}
-
-void add_routes(httplib::Server& server, Sampler& sampler, Endpoints& endpoints, BasicAuth& auth) {
-    server.set_pre_routing_handler([&auth](const httplib::Request& request, httplib::Response& response) {
-        if (request.method != "GET" && request.method != "HEAD") {
-            response.status = 405;
-            response.set_header("Allow", "GET, HEAD");
-            response.set_content("method not allowed: musatop serve is read-only\n", "text/plain; charset=utf-8");
-            return httplib::Server::HandlerResponse::Handled;
+// The agent's paths; every one but /healthz behind basic auth when it is on.
+net::Handler make_routes(Sampler& sampler, Endpoints& endpoints, BasicAuth& auth) {
+    auto router = std::make_shared<net::Router>();
+    router->get(net::kMetricsPath, [&](const net::RequestHead&) {
+        return endpoints.metrics(sampler.latest(), std::chrono::system_clock::now());
+    });
+    router->get(net::kSnapshotPath, [&](const net::RequestHead&) { return endpoints.snapshot(sampler.latest()); });
+    router->get(net::kHealthPath, [&](const net::RequestHead&) { return endpoints.health(sampler.latest()); });
+    router->get(net::kIndexPath, [&](const net::RequestHead&) { return endpoints.index(sampler.latest()); });
+    return [router, &auth](const net::RequestHead& request) {
+        const bool open = request.path == net::kHealthPath || (request.method != "GET" && request.method != "HEAD");
+        if (!open && auth.enabled() && !auth.allows(request.header("authorization").value_or(""))) {
+            net::Response refused = net::text_response(401, "authentication required\n");
+            refused.headers.emplace_back("WWW-Authenticate", "Basic realm=\"musatop\"");
+            return refused;
         }
-        if (request.path != "/healthz" && auth.enabled() && !auth.allows(request.get_header_value("Authorization"))) {
-            response.status = 401;
-            response.set_header("WWW-Authenticate", "Basic realm=\"musatop\"");
-            response.set_content("authentication required\n", "text/plain; charset=utf-8");
-            return httplib::Server::HandlerResponse::Handled;
-        }
-        return httplib::Server::HandlerResponse::Unhandled;
-    });
-    server.Get("/metrics", [&](const httplib::Request&, httplib::Response& response) {
-        send(response, endpoints.metrics(sampler.latest(), std::chrono::system_clock::now()));
-    });
-    server.Get("/api/v1/snapshot", [&](const httplib::Request&, httplib::Response& response) {
-        send(response, endpoints.snapshot(sampler.latest()));
-    });
-    server.Get("/healthz", [&](const httplib::Request&, httplib::Response& response) {
-        send(response, endpoints.health(sampler.latest()));
-    });
-    server.Get("/", [&](const httplib::Request&, httplib::Response& response) {
-        send(response, endpoints.index(sampler.latest()));
-    });
-    server.set_error_handler([](const httplib::Request&, httplib::Response& response) {
-        if (response.status == 404) response.set_content("not found\n", "text/plain; charset=utf-8");
-    });
-}
-
-// Binds the address; for ":PORT" every IPv6 and IPv4 address, or IPv4 alone where
-// the host has no IPv6.
-bool bind(httplib::Server& server, const ListenAddress& listen, std::string& error) {
-    // httplib's default also sets SO_REUSEPORT, which would let a second agent share
-    // the port silently; a port in use must be an error instead.
-    server.set_socket_options([](socket_t sock) {
-        const int yes = 1, no = 0;
-        ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
-        ::setsockopt(sock, IPPROTO_IPV6, IPV6_V6ONLY, &no, sizeof no);  // fails harmlessly on IPv4 sockets
-    });
-    errno = 0;
-    if (!listen.host.empty()) {
-        if (server.bind_to_port(listen.host, listen.port)) return true;
-    } else {
-        if (server.bind_to_port("::", listen.port) || server.bind_to_port("0.0.0.0", listen.port)) return true;
-    }
-    error = errno ? std::strerror(errno) : "the address cannot be used";
-    return false;
+        return router->route(request);
+    };
 }
 
 std::string seconds_text(std::chrono::steady_clock::duration interval) {
@@ -89,7 +51,7 @@ std::string seconds_text(std::chrono::steady_clock::duration interval) {
 
 int run_serve(const ServeSettings& settings, std::unique_ptr<Source> source) {
     ::signal(SIGPIPE, SIG_IGN);
-    // Up to 68 HTTP workers would each get a malloc arena that keeps freed memory;
+    // Connection threads would each get a malloc arena that keeps freed memory;
     // two arenas serve two cores as well and keep the agent's RSS small.
     ::mallopt(M_ARENA_MAX, 2);
     // Every thread started from here on inherits the mask; the signals are taken
@@ -99,13 +61,15 @@ int run_serve(const ServeSettings& settings, std::unique_ptr<Source> source) {
     for (int s : {SIGTERM, SIGINT, SIGHUP, SIGUSR1}) sigaddset(&signals, s);
     ::pthread_sigmask(SIG_BLOCK, &signals, nullptr);
 
-    const Canceller stop;
-    auto made = make_http_server(settings.web.tls, ConnectionLimits{}, stop.fd());
-    if (!made.ok()) {
-        std::cerr << "musatop serve: " << made.error() << "\n";
-        return 2;
+    std::shared_ptr<net::TlsContext> tls;
+    if (settings.web.tls) {
+        auto made = net::TlsContext::server(settings.web.tls->cert_file, settings.web.tls->key_file);
+        if (!made.ok()) {
+            std::cerr << "musatop serve: " << made.error() << "\n";
+            return 2;
+        }
+        tls = made.value();
     }
-    httplib::Server& server = *made.value();
     const std::string description = source->describe();
     SamplerSettings sampler_settings;
     sampler_settings.interval = settings.interval;
@@ -113,33 +77,29 @@ int run_serve(const ServeSettings& settings, std::unique_ptr<Source> source) {
     Sampler sampler(std::move(source), sampler_settings);
     Endpoints endpoints({settings.filter, Seconds(settings.interval), settings.process_metrics});
     BasicAuth auth(settings.web.users);
-    add_routes(server, sampler, endpoints, auth);
-
-    std::string error;
-    if (!bind(server, settings.listen, error)) {
-        std::cerr << "musatop serve: cannot listen on " << settings.listen.display() << ": " << error << "\n";
+    auto server = net::HttpServer::listen(settings.listen.host, settings.listen.port, tls, net::ServerLimits{},
+                                          make_routes(sampler, endpoints, auth));
+    if (!server.ok()) {
+        std::cerr << "musatop serve: cannot listen on " << settings.listen.display() << ": " << server.error() << "\n";
         return 1;
     }
     sampler.start();
-    std::cerr << "musatop serve: listening on " << (settings.web.tls ? "https://" : "http://")
-              << settings.listen.display() << " (interval " << seconds_text(settings.interval) << " s, source "
-              << description << (auth.enabled() ? ", basic auth" : "") << ")\n";
+    ListenAddress shown = settings.listen;
+    shown.port = server.value()->port();
+    std::cerr << "musatop serve: listening on " << (tls ? "https://" : "http://") << shown.display() << " (interval "
+              << seconds_text(settings.interval) << " s, source " << description
+              << (auth.enabled() ? ", basic auth" : "") << ")\n";
 
-    std::atomic<bool> listener_done{false};
+    const Canceller stop;
     std::thread listener([&] {
-        server.listen_after_bind();
-        listener_done = true;
+        server.value()->run(stop.fd());
         ::kill(::getpid(), SIGUSR1);  // wakes sigwait if the server stopped by itself
     });
     int received = 0;
     ::sigwait(&signals, &received);
-    stop.cancel();  // wakes every connection waiting on a client
-    // stop() acts only once the server runs; a signal right at start may come first.
-    while (!listener_done) {
-        server.stop();
-        std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    }
+    stop.cancel();  // ends the accept loop and wakes every connection waiting on a client
     listener.join();
+    server.value().reset();
     sampler.stop();
     if (received == SIGUSR1) {
         std::cerr << "musatop serve: the HTTP server stopped unexpectedly\n";

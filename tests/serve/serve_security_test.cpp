@@ -6,7 +6,7 @@
 #include <memory>
 #include <thread>
 
-#include <httplib.h>
+#include "musatop/net/base64.hpp"
 
 #include "child_process.hpp"
 #include <nlohmann/json.hpp>
@@ -92,26 +92,27 @@ TEST(ServeSecurity, TlsAndBasicAuthOnEveryEndpointButHealthz) {
     EXPECT_NE(serve.log().find("listening on https://"), std::string::npos);
     EXPECT_NE(serve.log().find("basic auth"), std::string::npos);
 
-    httplib::SSLClient client("127.0.0.1", serve.port());
-    client.set_ca_cert_path((scenario.dir() / "tls.crt").c_str());
-    client.enable_server_certificate_verification(true);
-    client.set_connection_timeout(5);
-    ASSERT_TRUE(wait_for([&] {
-        auto r = client.Get("/healthz");
-        return r && r->status == 200;
-    }));
-    auto denied = client.Get("/metrics");
-    ASSERT_TRUE(denied);
-    EXPECT_EQ(denied->status, 401);
-    EXPECT_EQ(denied->get_header_value("WWW-Authenticate"), "Basic realm=\"musatop\"");
-    client.set_basic_auth("prometheus", "wrong");
-    EXPECT_EQ(client.Get("/metrics")->status, 401);
-    client.set_basic_auth("prometheus", "s3cret");
-    auto allowed = client.Get("/metrics");
-    ASSERT_TRUE(allowed);
-    EXPECT_EQ(allowed->status, 200);
-    EXPECT_NE(allowed->body.find("musatop_gpu_info{"), std::string::npos);
-    EXPECT_EQ(client.Get("/api/v1/snapshot")->status, 200);
+    const std::string ca = (scenario.dir() / "tls.crt").string();
+    ASSERT_TRUE(wait_for([&] { return https_get(serve.port(), "/healthz", ca).status == 200; }));
+    const auto denied = https_get(serve.port(), "/metrics", ca);
+    EXPECT_EQ(denied.status, 401);
+    EXPECT_EQ(denied.headers.at("www-authenticate"), "Basic realm=\"musatop\"");
+    const auto basic = [](const std::string& user_password) {
+        return "Authorization: " + musatop::net::basic_authorization(
+                                       user_password.substr(0, user_password.find(':')),
+                                       user_password.substr(user_password.find(':') + 1)) + "\r\n";
+    };
+    EXPECT_EQ(https_get(serve.port(), "/metrics", ca, basic("prometheus:wrong")).status, 401);
+    // RFC 7617: the scheme is case-insensitive; a NUL in the password is no password.
+    EXPECT_EQ(https_get(serve.port(), "/metrics", ca,
+                        "Authorization: basic " + musatop::net::encode_base64("prometheus:s3cret") + "\r\n").status, 200);
+    EXPECT_EQ(https_get(serve.port(), "/metrics", ca,
+                        "Authorization: Basic " + musatop::net::encode_base64(std::string("prometheus:s3cret\0junk", 23)) +
+                            "\r\n").status, 401);
+    const auto allowed = https_get(serve.port(), "/metrics", ca, basic("prometheus:s3cret"));
+    EXPECT_EQ(allowed.status, 200);
+    EXPECT_NE(allowed.body.find("musatop_gpu_info{"), std::string::npos);
+    EXPECT_EQ(https_get(serve.port(), "/api/v1/snapshot", ca, basic("prometheus:s3cret")).status, 200);
     // Plain HTTP to the TLS port gets no answer in the clear.
     const auto plain = http_get(serve.port(), "/healthz");
     EXPECT_FALSE(plain.ok);

@@ -7,6 +7,9 @@
 #include <signal.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
+#include <openssl/ssl.h>
+#include <openssl/x509v3.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include <stdexcept>
@@ -192,6 +195,27 @@ HttpReply http_raw(int port, const std::string& raw, std::chrono::milliseconds l
 HttpReply http_get(int port, const std::string& path, const std::string& extra_headers, const std::string& method) {
     return http_raw(port, method + " " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n" +
                               extra_headers + "\r\n");
+}
+
+HttpReply https_get(int port, const std::string& path, const std::string& ca_file, const std::string& extra_headers) {
+    RawConnection connection(port);
+    if (!connection.connected()) return {};
+    std::unique_ptr<SSL_CTX, decltype(&SSL_CTX_free)> context(SSL_CTX_new(TLS_client_method()), SSL_CTX_free);
+    SSL_CTX_set_verify(context.get(), SSL_VERIFY_PEER, nullptr);
+    if (SSL_CTX_load_verify_locations(context.get(), ca_file.c_str(), nullptr) != 1) return {};
+    std::unique_ptr<SSL, decltype(&SSL_free)> ssl(SSL_new(context.get()), SSL_free);
+    const timeval limit{5, 0};
+    ::setsockopt(connection.fd(), SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof limit);
+    SSL_set_fd(ssl.get(), connection.fd());
+    X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl.get()), "127.0.0.1");
+    if (SSL_connect(ssl.get()) != 1) return {};
+    const std::string request =
+        "GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n" + extra_headers + "\r\n";
+    if (SSL_write(ssl.get(), request.data(), static_cast<int>(request.size())) <= 0) return {};
+    std::string raw;
+    char buffer[16384];
+    for (int n; (n = SSL_read(ssl.get(), buffer, sizeof buffer)) > 0;) raw.append(buffer, static_cast<std::size_t>(n));
+    return parse_reply(raw);
 }
 
 }  // namespace musatop::testing

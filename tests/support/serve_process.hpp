@@ -54,6 +54,11 @@ HttpReply http_raw(int port, const std::string& raw, std::chrono::milliseconds l
 HttpReply http_get(int port, const std::string& path, const std::string& extra_headers = "",
                    const std::string& method = "GET");
 
+// The same over TLS, the server's certificate checked against `ca_file` and the
+// name 127.0.0.1 (OpenSSL directly: no client code of musatop's own is under test).
+HttpReply https_get(int port, const std::string& path, const std::string& ca_file,
+                    const std::string& extra_headers = "");
+
 // A connected socket to 127.0.0.1:port (closed by the destructor).
 class RawConnection {
 public:
@@ -62,6 +67,7 @@ public:
     RawConnection& operator=(const RawConnection&) = delete;
     ~RawConnection();
     bool connected() const { return fd_ >= 0; }
+    int fd() const { return fd_; }
     bool send(const std::string& bytes) const;
     // Reads until the peer closes or `limit` passes; `closed` says which.
     std::string read_until_closed(std::chrono::milliseconds limit, bool& closed) const;

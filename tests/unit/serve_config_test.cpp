@@ -5,11 +5,12 @@
 #include <crypt.h>
 
 #include "musatop/serve/basic_auth.hpp"
-#include "musatop/serve/request_head.hpp"
+#include "musatop/net/http_request.hpp"
 #include "musatop/serve/listen_address.hpp"
 #include "musatop/serve/web_config.hpp"
 
 using namespace musatop::serve;
+using namespace musatop::net;
 
 TEST(ListenAddress, HostPortIpv6AndAllAddresses) {
     auto a = parse_listen_address("127.0.0.1:9499");

@@ -11,18 +11,9 @@
 #include <string>
 #include <string_view>
 
+#include "musatop/net/base64.hpp"
+
 namespace musatop::serve {
-
-struct Credentials {
-    std::string user;
-    std::string password;
-};
-
-// "Basic <base64(user:password)>" -> credentials; none when malformed.
-std::optional<Credentials> parse_basic_authorization(std::string_view header);
-
-// Standard base64 (RFC 4648, padding required); none on any invalid input.
-std::optional<std::string> decode_base64(std::string_view text);
 
 // Constant-time comparison of two byte strings of the same length.
 bool equal_in_constant_time(std::string_view a, std::string_view b);

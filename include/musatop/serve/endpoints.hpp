@@ -6,16 +6,13 @@
 #include <string>
 
 #include "musatop/model/view_filter.hpp"
+#include "musatop/net/http_server.hpp"
 #include "musatop/sampler/sampler.hpp"
 #include "musatop/serve/metrics.hpp"
 
 namespace musatop::serve {
 
-struct Reply {
-    int status = 200;
-    std::string content_type;
-    std::shared_ptr<const std::string> body;  // shared with the cache: no copy per client
-};
+using Reply = net::Response;
 
 struct EndpointSettings {
     ViewFilter filter;
@@ -27,9 +24,10 @@ struct EndpointSettings {
 // clients ask: 50 scrapers cost one rendering a second, not fifty.
 class Endpoints {
 public:
-    explicit Endpoints(EndpointSettings settings) : settings_(std::move(settings)) {}
+    explicit Endpoints(EndpointSettings settings);
 
     Reply metrics(const Frame& frame, WallTime now);
+    // With an ETag of the frame: a client that has it gets 304 and no body.
     Reply snapshot(const Frame& frame);
     Reply health(const Frame& frame) const;
     Reply index(const Frame& frame) const;
@@ -48,6 +46,7 @@ private:
     Snapshot view_;
     Cached metrics_;
     Cached json_;
+    std::string etag_prefix_;  // differs between agent runs, whose revisions restart at 1
 };
 
 }  // namespace musatop::serve

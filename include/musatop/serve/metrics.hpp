@@ -33,6 +33,5 @@ std::string label_value(std::string_view text);
 // after which GPU value series are left out (Prometheus marks them stale).
 bool devices_too_stale(const Snapshot& snapshot, Seconds interval, WallTime now);
 
-inline constexpr const char* kMetricsContentType = "text/plain; version=0.0.4; charset=utf-8";
 
 }  // namespace musatop::serve

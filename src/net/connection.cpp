@@ -1,41 +1,30 @@
 #include "connection.hpp"
 
-#include <arpa/inet.h>
+#include "musatop/net/api.hpp"
+
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <openssl/ssl.h>
 #include <poll.h>
 #include <sys/socket.h>
 
 #include <algorithm>
 #include <cerrno>
 
-
-namespace musatop::serve {
+namespace musatop::net {
 namespace {
 
 MonoTime now() { return std::chrono::steady_clock::now(); }
 
-void address_of(const sockaddr_storage& address, std::string& ip, int& port) {
-    char text[INET6_ADDRSTRLEN] = {};
-    if (address.ss_family == AF_INET) {
-        const auto* v4 = reinterpret_cast<const sockaddr_in*>(&address);
-        ::inet_ntop(AF_INET, &v4->sin_addr, text, sizeof text);
-        port = ntohs(v4->sin_port);
-    } else if (address.ss_family == AF_INET6) {
-        const auto* v6 = reinterpret_cast<const sockaddr_in6*>(&address);
-        ::inet_ntop(AF_INET6, &v6->sin6_addr, text, sizeof text);
-        port = ntohs(v6->sin6_port);
-    }
-    ip = text;
-}
+constexpr std::size_t kOneWrite = 16384;  // head and body copied into one send up to this size
 
 }  // namespace
 
-Connection::Connection(int fd, SSL* ssl, int stop_fd, const ConnectionLimits& limits)
+Connection::Connection(int fd, SSL* ssl, int stop_fd, const ServerLimits& limits)
     : fd_(fd), ssl_(ssl), stop_fd_(stop_fd), limits_(limits) {
     ::fcntl(fd_, F_SETFL, ::fcntl(fd_, F_GETFL) | O_NONBLOCK);
-    const int yes = 1;  // replies are written whole (flush), so nothing is gained by Nagle
+    const int yes = 1;  // replies are written whole, so nothing is gained by Nagle
     ::setsockopt(fd_, IPPROTO_TCP, TCP_NODELAY, &yes, sizeof yes);
 }
 
@@ -91,7 +80,7 @@ bool Connection::tls_handshake() {
 }
 
 HeadStatus Connection::read_head(bool first_request) {
-    head_end_ = pos_ = 0;
+    head_end_ = 0;
     // Between requests a keep-alive connection may idle; once a request starts (or
     // from the accept, for the first one) its whole head must arrive in time.
     MonoTime deadline = now() + (first_request || !buffer_.empty() ? limits_.head_timeout : limits_.idle_timeout);
@@ -119,14 +108,7 @@ HeadStatus Connection::read_head(bool first_request) {
 
 void Connection::finish_request() {
     buffer_.erase(0, head_end_);
-    head_end_ = pos_ = 0;
-}
-
-ssize_t Connection::read(char* ptr, size_t size) {
-    const std::size_t n = std::min(size, head_end_ - pos_);
-    std::copy_n(buffer_.data() + pos_, n, ptr);
-    pos_ += n;
-    return static_cast<ssize_t>(n);
+    head_end_ = 0;
 }
 
 bool Connection::send_all(std::string_view data) {
@@ -155,39 +137,37 @@ bool Connection::send_all(std::string_view data) {
     return true;
 }
 
-ssize_t Connection::write(const char* ptr, size_t size) {
-    constexpr std::size_t kLarge = 4096;
-    if (size < kLarge) {
-        pending_.append(ptr, size);
-        return static_cast<ssize_t>(size);
+bool Connection::send_reply(std::string_view head, std::string_view body) {
+    if (head.size() + body.size() <= kOneWrite) {
+        std::string whole;
+        whole.reserve(head.size() + body.size());
+        whole.append(head).append(body);
+        return send_all(whole);
     }
-    // A body: send what is pending, then the body itself without copying it.
-    if (!flush() || !send_all(std::string_view(ptr, size))) return -1;
-    return static_cast<ssize_t>(size);
+    return send_all(head) && send_all(body);
 }
 
-bool Connection::flush() {
-    const bool sent = send_all(pending_);
-    pending_.clear();
-    return sent;
+void Connection::refuse(int status, std::string_view body) {
+    Response response;
+    response.status = status;
+    response.content_type = kTextType;
+    send_reply(write_response_head(response, body.size(), false, false), body);
 }
 
-void Connection::refuse(int status, std::string_view reason, std::string_view body) {
-    send_all("HTTP/1.1 " + std::to_string(status) + " " + std::string(reason) +
-             "\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: " + std::to_string(body.size()) +
-             "\r\nConnection: close\r\n\r\n" + std::string(body));
+std::string_view reason_phrase(int status) {
+    switch (status) {
+    case 200: return "OK";
+    case 304: return "Not Modified";
+    case 400: return "Bad Request";
+    case 401: return "Unauthorized";
+    case 404: return "Not Found";
+    case 405: return "Method Not Allowed";
+    case 413: return "Payload Too Large";
+    case 431: return "Request Header Fields Too Large";
+    case 500: return "Internal Server Error";
+    case 503: return "Service Unavailable";
+    default: return "Unknown";
+    }
 }
 
-void Connection::get_remote_ip_and_port(std::string& ip, int& port) const {
-    sockaddr_storage address{};
-    socklen_t length = sizeof address;
-    if (::getpeername(fd_, reinterpret_cast<sockaddr*>(&address), &length) == 0) address_of(address, ip, port);
-}
-
-void Connection::get_local_ip_and_port(std::string& ip, int& port) const {
-    sockaddr_storage address{};
-    socklen_t length = sizeof address;
-    if (::getsockname(fd_, reinterpret_cast<sockaddr*>(&address), &length) == 0) address_of(address, ip, port);
-}
-
-}  // namespace musatop::serve
+}  // namespace musatop::net

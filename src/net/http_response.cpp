@@ -1,12 +1,10 @@
-#include "musatop/cluster/http_response.hpp"
+#include "musatop/net/http_response.hpp"
 
 #include <charconv>
 
-#include "musatop/cluster/node_list.hpp"
-#include "musatop/output/json_input.hpp"
 #include "musatop/util/text.hpp"
 
-namespace musatop::cluster {
+namespace musatop::net {
 namespace {
 
 constexpr std::size_t kMaxHeaderBytes = 64 << 10;  // a snapshot's headers are ~100 bytes
@@ -23,33 +21,9 @@ std::string_view value_of(std::string_view header) {
 
 }  // namespace
 
-std::string basic_authorization(std::string_view user, std::string_view password) {
-    static constexpr char kDigits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    const std::string plain = std::string(user) + ":" + std::string(password);
-    std::string out = "Basic ";
-    for (std::size_t at = 0; at < plain.size(); at += 3) {
-        const std::size_t left = plain.size() - at;
-        const unsigned bits = static_cast<unsigned char>(plain[at]) << 16 |
-                              (left > 1 ? static_cast<unsigned char>(plain[at + 1]) << 8 : 0u) |
-                              (left > 2 ? static_cast<unsigned char>(plain[at + 2]) : 0u);
-        out += kDigits[bits >> 18 & 63];
-        out += kDigits[bits >> 12 & 63];
-        out += left > 1 ? kDigits[bits >> 6 & 63] : '=';
-        out += left > 2 ? kDigits[bits & 63] : '=';
-    }
-    return out;
-}
-
-std::string http_get_request(const NodeAddress& node, std::string_view path,
-                             const std::optional<std::string>& authorization) {
-    std::string request = "GET " + std::string(path) + " HTTP/1.1\r\nHost: " + node.display() +
-                          "\r\nUser-Agent: musatop-cluster\r\nAccept: application/json\r\n";
-    if (authorization) request += "Authorization: " + *authorization + "\r\n";
-    return request + "\r\n";
-}
-
-void HttpResponseReader::reset(std::string body) {
-    *this = HttpResponseReader(max_body_);
+void HttpResponseReader::reset(std::string body, bool head_only) {
+    *this = HttpResponseReader(max_body_, spare_);
+    head_only_ = head_only;
     body_ = std::move(body);
     body_.clear();
 }
@@ -86,6 +60,12 @@ bool HttpResponseReader::append(std::string_view bytes) {
 }
 
 HttpResponseReader::State HttpResponseReader::header(std::string_view text) {
+    const auto colon = text.find(':');
+    // "Content-Length : 5" is no header (RFC 9112 §5.1): reading past it would
+    // frame the body wrongly.
+    if (colon == 0 || colon == std::string_view::npos || text::is_space(text[colon - 1]) || text::is_space(text[0]))
+        return fail("the answer has a malformed header line");
+    if (named(text, "etag")) etag_ = std::string(value_of(text));
     if (named(text, "content-length")) {
         const std::string_view digits = value_of(text);
         std::size_t length = 0;
@@ -111,12 +91,12 @@ HttpResponseReader::State HttpResponseReader::after_headers() {
         chunked_ = false;
         return state_;
     }
-    if (status_ == 204 || status_ == 304 || (!chunked_ && length_ == 0u)) return state_ = State::done;
+    if (head_only_ || status_ == 204 || status_ == 304 || (!chunked_ && length_ == 0u)) return state_ = State::done;
     if (chunked_) {
         part_ = Part::chunk_size;
     } else if (length_) {
         if (*length_ > max_body_) return exceeded();
-        body_.reserve(*length_ + kJsonPaddingBytes);  // read in place by the snapshot reader
+        body_.reserve(*length_ + spare_);  // read in place by the snapshot reader
         remaining_ = *length_;
         part_ = Part::body_length;
     } else {
@@ -198,4 +178,4 @@ HttpResponseReader::State HttpResponseReader::end_of_input() {
                          : "the node closed the connection without answering");
 }
 
-}  // namespace musatop::cluster
+}  // namespace musatop::net

@@ -1,8 +1,6 @@
-// The HTTP/1.1 of the direct fetcher for plain http:// nodes: one GET request, and
-// a response read as its bytes arrive (status, headers, a body framed by
-// Content-Length, chunked encoding, or the connection's end). Pure: no sockets.
-// libcurl costs ~4 µs of user and kernel time per request more than this on
-// 256 nodes a second (docs/PERFORMANCE.md); https:// nodes still go through it.
+// A response read as its bytes arrive (status, headers, a body framed by
+// Content-Length, chunked encoding, or the connection's end), for every request
+// musatop sends: nodes, Prometheus, a proxy's answer to CONNECT. Pure: no sockets.
 #pragma once
 
 #include <cstddef>
@@ -10,25 +8,20 @@
 #include <string>
 #include <string_view>
 
-namespace musatop::cluster {
-
-struct NodeAddress;
-
-// "GET PATH HTTP/1.1" with Host, User-Agent, Accept and, when given, Authorization.
-std::string http_get_request(const NodeAddress& node, std::string_view path,
-                             const std::optional<std::string>& authorization);
-
-// "Basic " + base64(user:password).
-std::string basic_authorization(std::string_view user, std::string_view password);
+namespace musatop::net {
 
 class HttpResponseReader {
 public:
     enum class State { reading, done, failed };
 
-    explicit HttpResponseReader(std::size_t max_body_bytes) : max_body_(max_body_bytes) {}
+    // `spare_bytes`: capacity kept free after a body of known length, for a reader
+    // that reads the text in place (the JSON reader's padding).
+    explicit HttpResponseReader(std::size_t max_body_bytes, std::size_t spare_bytes = 0)
+        : max_body_(max_body_bytes), spare_(spare_bytes) {}
 
     // Starts a new response; `body` lends its buffer (capacity kept) to the next body.
-    void reset(std::string body = {});
+    // `head_only`: the answer has no body whatever it says (to HEAD or CONNECT).
+    void reset(std::string body = {}, bool head_only = false);
     State feed(std::string_view bytes);
     // The connection ended: completes a body framed by the connection's end.
     State end_of_input();
@@ -39,6 +32,7 @@ public:
     bool keep_alive() const { return keep_alive_; }
     bool too_large() const { return too_large_; }
     const std::string& error() const { return error_; }
+    const std::string& etag() const { return etag_; }
     std::string& body() { return body_; }
 
 private:
@@ -51,6 +45,8 @@ private:
     bool append(std::string_view bytes);
 
     std::size_t max_body_;
+    std::size_t spare_;
+    bool head_only_ = false;
     State state_ = State::reading;
     Part part_ = Part::status_line;
     bool started_ = false;
@@ -64,6 +60,7 @@ private:
     std::string pending_;  // a line not yet complete
     std::string body_;
     std::string error_;
+    std::string etag_;
 };
 
-}  // namespace musatop::cluster
+}  // namespace musatop::net

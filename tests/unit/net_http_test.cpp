@@ -1,0 +1,214 @@
+// The net layer's HTTP/1.1 messages: the requests musatop writes, the heads the
+// agent reads, the answers the client reads (whole and split at every byte),
+// base64 and Basic credentials, URLs, gzip.
+#include <gtest/gtest.h>
+
+#include "musatop/net/base64.hpp"
+#include "musatop/net/endpoint.hpp"
+#include "musatop/net/gzip.hpp"
+#include "musatop/net/http_request.hpp"
+#include "musatop/net/http_response.hpp"
+
+using namespace musatop::net;
+using State = HttpResponseReader::State;
+
+namespace {
+
+// Feeds `text` in pieces of `step` bytes; the state after the last piece.
+State read_in_steps(HttpResponseReader& reader, const std::string& text, std::size_t step) {
+    reader.reset();
+    State state = State::reading;
+    for (std::size_t at = 0; at < text.size() && state == State::reading; at += step)
+        state = reader.feed(std::string_view(text).substr(at, step));
+    return state;
+}
+
+}  // namespace
+
+TEST(HttpRequest, GetWithHostAndOptionalBasicAuth) {
+    Request get;
+    get.target = "/api/v1/snapshot";
+    get.headers = {{"User-Agent", "musatop-cluster"}};
+    EXPECT_EQ(write_request(get, Endpoint{false, "gpu01", 9499}),
+              "GET /api/v1/snapshot HTTP/1.1\r\nHost: gpu01:9499\r\nUser-Agent: musatop-cluster\r\n\r\n");
+    get.headers = {{"Authorization", basic_authorization("Aladdin", "open sesame")}};
+    const std::string with_auth = write_request(get, Endpoint{false, "::1", 80});
+    EXPECT_NE(with_auth.find("\r\nHost: [::1]:80\r\n"), std::string::npos) << with_auth;
+    EXPECT_NE(with_auth.find("\r\nAuthorization: Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ==\r\n"), std::string::npos);
+    EXPECT_EQ(basic_authorization("", ""), "Basic Og==");
+    EXPECT_EQ(basic_authorization("ab", ""), "Basic YWI6");
+    EXPECT_EQ(basic_authorization("a", "bc"), "Basic YTpiYw==");
+}
+
+TEST(HttpRequest, ProxyFormsAndFormBodies) {
+    Request query;
+    query.method = "POST";
+    query.target = "/api/v1/query";
+    query.body = "query=" + form_encode("up{job=\"a b\"}");
+    EXPECT_EQ(query.body, "query=up%7Bjob%3D%22a%20b%22%7D");
+    const std::string through_proxy = write_request(query, Endpoint{false, "prom", 9090}, true);
+    EXPECT_EQ(through_proxy.rfind("POST http://prom:9090/api/v1/query HTTP/1.1\r\nHost: prom:9090\r\n", 0), 0u)
+        << through_proxy;
+    EXPECT_NE(through_proxy.find("Content-Length: 31\r\n\r\nquery="), std::string::npos) << through_proxy;
+    EXPECT_EQ(write_connect(Endpoint{true, "fe80::1", 443}), "CONNECT [fe80::1]:443 HTTP/1.1\r\nHost: [fe80::1]:443\r\n\r\n");
+}
+
+TEST(RequestHead, ParsedWithTheRulesTheAgentApplies) {
+    const auto head = parse_request_head(
+        "GET /api/v1/snapshot?x=1 HTTP/1.1\r\nHost: a\r\nAccept-Encoding: br, GZip;q=0.5\r\n"
+        "If-None-Match: \"1\"\r\n\r\n");
+    ASSERT_TRUE(head);
+    EXPECT_EQ(head->method, "GET");
+    EXPECT_EQ(head->path, "/api/v1/snapshot");
+    EXPECT_EQ(head->target, "/api/v1/snapshot?x=1");
+    EXPECT_EQ(head->header("if-none-match"), "\"1\"");
+    EXPECT_TRUE(head->accepts_gzip());
+    EXPECT_TRUE(head->keep_alive());
+    const auto refused_gzip = parse_request_head("GET / HTTP/1.0\r\nAccept-Encoding: gzip;q=0\r\n\r\n");
+    ASSERT_TRUE(refused_gzip);
+    EXPECT_FALSE(refused_gzip->accepts_gzip());
+    EXPECT_FALSE(refused_gzip->keep_alive());  // HTTP/1.0 without keep-alive
+    EXPECT_FALSE(parse_request_head("GET / HTTP/1.1\r\nConnection: close\r\n\r\n")->keep_alive());
+    for (const char* bad : {"GET /\r\n\r\n", "GET / HTTP/2\r\n\r\n", "G\x01T / HTTP/1.1\r\n\r\n",
+                            "GET / HTTP/1.1\r\nHost : x\r\n\r\n", "GET / HTTP/1.1\r\nno colon\r\n\r\n",
+                            "GET  HTTP/1.1\r\n\r\n"})
+        EXPECT_FALSE(parse_request_head(bad)) << bad;
+}
+
+TEST(BasicCredentials, SchemeInAnyCaseAndNoControlCharacters) {
+    const auto c = parse_basic_authorization("basic " + encode_base64("user:pa:ss"));
+    ASSERT_TRUE(c);
+    EXPECT_EQ(c->user, "user");
+    EXPECT_EQ(c->password, "pa:ss");
+    EXPECT_TRUE(parse_basic_authorization("BASIC " + encode_base64("u:p")));
+    EXPECT_FALSE(parse_basic_authorization("Basic " + encode_base64(std::string("u:s3cret\0junk", 13))));
+    EXPECT_FALSE(parse_basic_authorization("Basic " + encode_base64("u\x1b:p")));
+    EXPECT_FALSE(parse_basic_authorization("Basicx" + encode_base64("u:p")));
+    for (std::string bytes : {"", "a", "ab", "abc", "abcd", "\xff\x00\x80"})
+        EXPECT_EQ(decode_base64(encode_base64(bytes)), bytes);
+}
+
+TEST(Url, SchemesPortsPathsAndNoCredentials) {
+    const auto plain = parse_url("http://prom:9090/", "--prometheus");
+    ASSERT_TRUE(plain.ok()) << plain.error();
+    EXPECT_EQ(plain->endpoint, (Endpoint{false, "prom", 9090}));
+    EXPECT_EQ(plain->path, "");
+    const auto tls = parse_url("HTTPS://[::1]/prom/", "--prometheus");
+    ASSERT_TRUE(tls.ok()) << tls.error();
+    EXPECT_EQ(tls->endpoint, (Endpoint{true, "::1", 443}));
+    EXPECT_EQ(tls->path, "/prom");
+    const auto secret = parse_url("http://alice:hunter2@prom:9090", "--prometheus");
+    ASSERT_FALSE(secret.ok());
+    EXPECT_EQ(secret.error().find("hunter2"), std::string::npos) << secret.error();
+    EXPECT_NE(secret.error().find("--prometheus: "), std::string::npos);
+    for (const char* bad : {"ftp://x", "http://", "http://x:0", "http://x:70000", "http://x:", "http://[::1",
+                            "http://x/a?b", "http://[zz]:1"})
+        EXPECT_FALSE(parse_url(bad, "--x").ok()) << bad;
+}
+
+TEST(Gzip, RoundTripAndDamage) {
+    const std::string text(100000, 'm');
+    const auto packed = gzip_compress(text);
+    ASSERT_TRUE(packed);
+    EXPECT_LT(packed->size(), text.size() / 50);
+    EXPECT_EQ(gzip_decompress(*packed, text.size()), text);
+    EXPECT_FALSE(gzip_decompress(*packed, text.size() - 1));  // over the limit
+    EXPECT_FALSE(gzip_decompress(packed->substr(0, packed->size() / 2), text.size()));
+    EXPECT_FALSE(gzip_decompress("not gzip", 100));
+}
+
+TEST(HttpResponse, ContentLengthBodyAtEverySplit) {
+    const std::string answer = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\ncontent-length: 11\r\n\r\n{\"a\": true}";
+    for (std::size_t step = 1; step <= answer.size(); ++step) {
+        HttpResponseReader reader(1 << 20, 64);
+        ASSERT_EQ(read_in_steps(reader, answer, step), State::done) << step;
+        EXPECT_EQ(reader.status(), 200);
+        EXPECT_EQ(reader.body(), "{\"a\": true}");
+        EXPECT_TRUE(reader.keep_alive());
+        EXPECT_GE(reader.body().capacity(), reader.body().size() + 64);  // the spare bytes asked for
+    }
+}
+
+TEST(HttpResponse, ChunkedBodyWithExtensionsAndTrailersAtEverySplit) {
+    const std::string answer =
+        "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5;name=x\r\nhello\r\nA\r\n, chunked!\r\n0\r\nX-T: 1\r\n\r\n";
+    for (std::size_t step = 1; step <= answer.size(); ++step) {
+        HttpResponseReader reader(1 << 20);
+        ASSERT_EQ(read_in_steps(reader, answer, step), State::done) << step;
+        EXPECT_EQ(reader.body(), "hello, chunked!");
+        EXPECT_TRUE(reader.keep_alive());
+    }
+}
+
+TEST(HttpResponse, ConnectionRulesAndBodiesThatEndWithTheConnection) {
+    HttpResponseReader reader(1 << 20);
+    EXPECT_EQ(read_in_steps(reader, "HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 2\r\n\r\nno", 7),
+              State::done);
+    EXPECT_EQ(reader.status(), 404);
+    EXPECT_FALSE(reader.keep_alive());
+    // HTTP/1.0 without a length: the body is what comes until the node closes.
+    EXPECT_EQ(read_in_steps(reader, "HTTP/1.0 200 OK\r\n\r\n<html>", 3), State::reading);
+    EXPECT_EQ(reader.end_of_input(), State::done);
+    EXPECT_EQ(reader.body(), "<html>");
+    EXPECT_FALSE(reader.keep_alive());
+    EXPECT_EQ(read_in_steps(reader, "HTTP/1.0 200 OK\r\nConnection: keep-alive\r\nContent-Length: 0\r\n\r\n", 5),
+              State::done);
+    EXPECT_TRUE(reader.keep_alive());
+    // 100 Continue goes before the answer; 204 has no body.
+    EXPECT_EQ(read_in_steps(reader, "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 204 No Content\r\n\r\n", 4), State::done);
+    EXPECT_EQ(reader.status(), 204);
+    // Bytes after the answer: the connection is not used again.
+    EXPECT_EQ(reader.feed(""), State::done);
+    reader.reset();
+    EXPECT_EQ(reader.feed("HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\nxHTTP/1.1"), State::done);
+    EXPECT_FALSE(reader.keep_alive());
+}
+
+TEST(HttpResponse, BadAnswersFailWithAReason) {
+    const std::pair<const char*, const char*> cases[] = {
+        {"SSH-2.0-OpenSSH_9.2\r\n", "not an HTTP answer"},
+        {"HTTP/1.1 2x0 OK\r\n", "not an HTTP answer"},
+        {"HTTP/1.1 200 OK\r\nContent-Length: 12abc\r\n\r\n", "the answer's Content-Length is not one number"},
+        {"HTTP/1.1 200 OK\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n", "the answer's Content-Length is not one number"},
+        {"HTTP/1.1 200 OK\r\nContent-Length: -1\r\n\r\n", "the answer's Content-Length is not one number"},
+        {"HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip\r\n\r\n", "the answer's transfer encoding is not chunked"},
+        {"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", "the answer's chunk size is not a number"},
+        {"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nabc\r\n", "a chunk of the answer does not end where it says"},
+        {"HTTP/1.1 200 OK\r\nContent-Length: 2048\r\n\r\n", "the answer exceeded 0 MiB"},
+        {"HTTP/1.1 200 OK\r\nContent-Length : 5\r\n\r\nhello", "the answer has a malformed header line"},
+        {"HTTP/1.1 200 OK\r\n Folded: x\r\n\r\n", "the answer has a malformed header line"},
+    };
+    for (const auto& [answer, why] : cases) {
+        HttpResponseReader reader(1024);
+        EXPECT_EQ(read_in_steps(reader, answer, 1), State::failed) << answer;
+        EXPECT_EQ(reader.error(), why) << answer;
+        EXPECT_FALSE(reader.keep_alive());
+    }
+    HttpResponseReader chunks(8);
+    EXPECT_EQ(read_in_steps(chunks, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n9\r\n123456789\r\n", 4),
+              State::failed);
+    EXPECT_TRUE(chunks.too_large());
+    HttpResponseReader endless(1 << 20);
+    EXPECT_EQ(read_in_steps(endless, "HTTP/1.1 200 OK\r\nX: " + std::string(70 << 10, 'a'), 4096), State::failed);
+    EXPECT_EQ(endless.error(), "the answer's headers exceed 64 KiB");
+    HttpResponseReader cut(1 << 20);
+    EXPECT_EQ(read_in_steps(cut, "HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc", 100), State::reading);
+    EXPECT_EQ(cut.end_of_input(), State::failed);
+    EXPECT_EQ(cut.error(), "the node closed the connection in the middle of its answer");
+    cut.reset();
+    EXPECT_FALSE(cut.started());
+    EXPECT_EQ(cut.end_of_input(), State::failed);
+    EXPECT_EQ(cut.error(), "the node closed the connection without answering");
+}
+
+TEST(HttpResponse, HeadOnlyAnswersAndTheETag) {
+    HttpResponseReader reader(1 << 20);
+    reader.reset({}, true);  // a proxy's 200 to CONNECT: no body, whatever follows is the tunnel's
+    EXPECT_EQ(reader.feed("HTTP/1.1 200 Connection established\r\n\r\n"), State::done);
+    EXPECT_EQ(reader.status(), 200);
+    reader.reset();
+    EXPECT_EQ(reader.feed("HTTP/1.1 304 Not Modified\r\nETag: \"7-3\"\r\nContent-Length: 900\r\n\r\n"), State::done);
+    EXPECT_EQ(reader.status(), 304);
+    EXPECT_EQ(reader.etag(), "\"7-3\"");
+    EXPECT_TRUE(reader.body().empty());
+}
