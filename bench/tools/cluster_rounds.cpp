@@ -9,7 +9,7 @@
 
 #include <cstring>
 
-#include "musatop/cluster/direct_fetcher.hpp"
+#include "musatop/cluster/direct_source.hpp"
 #include "musatop/cluster/prometheus_source.hpp"
 
 int main(int argc, char** argv) {

@@ -10,7 +10,8 @@
 
 #include "musatop/cluster/cluster_output.hpp"
 #include "musatop/cluster/cluster_tracker.hpp"
-#include "musatop/cluster/direct_fetcher.hpp"
+#include "musatop/cluster/direct_source.hpp"
+#include "musatop/net/endpoint.hpp"
 #include "musatop/cluster/node_list.hpp"
 #include "musatop/cluster/prometheus_source.hpp"
 #include "musatop/cli/screen_settings.hpp"
@@ -84,9 +85,9 @@ int print_once(const Options& options, const cluster::ClusterSnapshot& view);
 int run_prometheus(const Options& options, const cluster::NodeFilter& filter, bool interactive) {
     const ClusterOptions& c = options.cluster;
     cluster::PrometheusSettings settings;
-    settings.url = *c.prometheus;
-    if (!settings.url.starts_with("http://") && !settings.url.starts_with("https://"))
-        throw UsageProblem{"argument --prometheus: expected an http:// or https:// URL, got '" + settings.url + "'"};
+    auto url = net::parse_url(*c.prometheus, "argument --prometheus");
+    if (!url.ok()) throw UsageProblem{url.error()};
+    settings.url = url.value();
     settings.job = c.prometheus_job;
     settings.timeout = Seconds(options.timeout_seconds);
     if (c.prometheus_user.has_value() != c.prometheus_password_file.has_value())
@@ -100,7 +101,9 @@ int run_prometheus(const Options& options, const cluster::NodeFilter& filter, bo
         read_file_or_throw("--prometheus-ca", *c.prometheus_ca);
         settings.ca_file = c.prometheus_ca;
     }
-    auto source = std::make_unique<cluster::PrometheusSource>(settings);
+    auto made = cluster::PrometheusSource::make(settings);
+    if (!made.ok()) throw UsageProblem{made.error()};
+    auto source = std::move(made.value());
     if (interactive) {
         cluster::ClusterSampler sampler(std::move(source), Seconds(options.interval_seconds));
         tui::ClusterTuiSettings screen;

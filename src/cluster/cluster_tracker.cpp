@@ -23,6 +23,18 @@ std::string why_unusable(const std::string& body, const std::string& parse_error
     return "not a musatop snapshot: " + parse_error;
 }
 
+// A node with a fresh document: ok, or stale as the node itself says.
+void settle(NodeView& node) {
+    if (node.snapshot->any_stale()) {
+        node.state = NodeState::stale;
+        node.error = one_line("the node reports stale data" +
+                              (node.snapshot->errors.empty() ? std::string() : ": " + node.snapshot->errors.front()));
+    } else {
+        node.state = NodeState::ok;
+        node.error.reset();
+    }
+}
+
 }  // namespace
 
 ClusterTracker::ClusterTracker(std::vector<std::string> addresses, Seconds stale_after) : stale_after_(stale_after) {
@@ -34,7 +46,7 @@ ClusterTracker::ClusterTracker(std::vector<std::string> addresses, Seconds stale
     }
 }
 
-void ClusterTracker::record(std::size_t index, const FetchOutcome& outcome, WallTime now) {
+void ClusterTracker::record(std::size_t index, FetchOutcome& outcome, WallTime now) {
     NodeView& node = nodes_.at(index);
     if (!outcome.answered) {
         node.state = node.snapshot ? NodeState::stale : NodeState::unreachable;
@@ -42,6 +54,10 @@ void ClusterTracker::record(std::size_t index, const FetchOutcome& outcome, Wall
         return;
     }
     node.latency_ms = outcome.seconds * 1000;
+    if (outcome.http_status == 304 && node.snapshot) {  // the same frame as last time
+        node.fetched_at = now;
+        return settle(node);
+    }
     if (outcome.http_status != 200) {
         node.state = NodeState::error;
         node.error = "HTTP status " + std::to_string(outcome.http_status);
@@ -49,6 +65,7 @@ void ClusterTracker::record(std::size_t index, const FetchOutcome& outcome, Wall
     }
     auto parsed = reader_.read(outcome.body);
     if (!parsed.ok()) {
+        outcome.etag.clear();
         node.state = NodeState::error;
         node.error = one_line(why_unusable(outcome.body, parsed.error()));
         return;
@@ -56,14 +73,7 @@ void ClusterTracker::record(std::size_t index, const FetchOutcome& outcome, Wall
     node.snapshot = std::make_shared<const Snapshot>(std::move(parsed.value()));
     node.fetched_at = now;
     node.hostname = node.snapshot->host.hostname;
-    if (node.snapshot->any_stale()) {
-        node.state = NodeState::stale;
-        node.error = one_line("the node reports stale data" +
-                              (node.snapshot->errors.empty() ? std::string() : ": " + node.snapshot->errors.front()));
-    } else {
-        node.state = NodeState::ok;
-        node.error.reset();
-    }
+    settle(node);
 }
 
 ClusterSnapshot ClusterTracker::view(WallTime now, const std::string& source) const {

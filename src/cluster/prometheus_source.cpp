@@ -1,90 +1,67 @@
 // The network half of Prometheus mode: the instant query (and, at start or when
-// a node is down, /api/v1/targets) over libcurl, cancellable, connection kept.
+// a node is down, /api/v1/targets) over the net layer's client, cancellable,
+// connection kept, through the proxy the environment names.
 #include "musatop/cluster/prometheus_source.hpp"
 
-#include <curl/curl.h>
-
 #include <algorithm>
+#include <cstdlib>
+
+#include "musatop/net/base64.hpp"
 
 namespace musatop::cluster {
 namespace {
 
-std::size_t on_data(char* data, std::size_t size, std::size_t count, void* user) {
-    auto* body = static_cast<std::string*>(user);
-    if (body->size() + size * count > (64u << 20)) return 0;  // a runaway answer
-    body->append(data, size * count);
-    return size * count;
+constexpr std::size_t kMaxAnswerBytes = 64 << 20;  // a runaway answer
+
+net::ClientSettings client_settings(const PrometheusSettings& settings) {
+    net::ClientSettings client;
+    client.timeout = settings.timeout;
+    client.max_body_bytes = kMaxAnswerBytes;
+    client.ca_file = settings.ca_file;
+    return client;
+}
+
+std::string shown_url(const net::Url& url) {
+    return (url.endpoint.tls ? "https://" : "http://") + url.endpoint.authority() + url.path;
 }
 
 }  // namespace
 
-PrometheusSource::PrometheusSource(PrometheusSettings settings) : settings_(std::move(settings)) {
-    static const bool initialised = curl_global_init(CURL_GLOBAL_DEFAULT) == CURLE_OK;
-    (void)initialised;
-    curl_ = curl_easy_init();
-    multi_ = curl_multi_init();
+Result<std::unique_ptr<PrometheusSource>> PrometheusSource::make(PrometheusSettings settings) {
+    auto proxy = net::proxy_route(settings.url.endpoint, [](const char* name) { return std::getenv(name); });
+    if (!proxy.ok()) return Error{proxy.error()};
+    net::Route route = proxy->value_or(net::Route{settings.url.endpoint, {}, {}});
+    return std::unique_ptr<PrometheusSource>(new PrometheusSource(std::move(settings), std::move(route)));
 }
 
-PrometheusSource::~PrometheusSource() {
-    curl_easy_cleanup(static_cast<CURL*>(curl_));
-    curl_multi_cleanup(static_cast<CURLM*>(multi_));
-}
+PrometheusSource::PrometheusSource(PrometheusSettings settings, net::Route route)
+    : settings_(std::move(settings)), shown_(shown_url(settings_.url)), client_({std::move(route)}, client_settings(settings_)) {}
 
 PrometheusSource::Answer PrometheusSource::request(const std::string& path, const std::string& form, MonoTime until,
                                                    int cancel_fd) {
-    CURL* curl = static_cast<CURL*>(curl_);
-    CURLM* multi = static_cast<CURLM*>(multi_);
+    net::Request request;
+    request.target = settings_.url.path + path;
+    request.headers = {{"User-Agent", "musatop-cluster"}, {"Accept", "application/json"}};
+    if (!form.empty()) {  // a form POST, as Grafana sends it
+        request.method = "POST";
+        request.headers.emplace_back("Content-Type", "application/x-www-form-urlencoded");
+        request.body = form;
+    }
+    if (settings_.user)
+        request.headers.emplace_back("Authorization",
+                                     net::basic_authorization(*settings_.user, settings_.password.value_or("")));
+    if (settings_.bearer_token) request.headers.emplace_back("Authorization", "Bearer " + *settings_.bearer_token);
+    client_.set_request(0, request);
     Answer answer;
-    char error[CURL_ERROR_SIZE] = {};
-    std::string url = settings_.url;
-    while (!url.empty() && url.back() == '/') url.pop_back();
-    url += path;
-    curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
-    curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
-    curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, static_cast<long>(settings_.timeout.count() * 1000));
-    curl_easy_setopt(curl, CURLOPT_ACCEPT_ENCODING, "gzip");
-    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_data);
-    curl_easy_setopt(curl, CURLOPT_WRITEDATA, &answer.body);
-    curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, error);
-    if (form.empty()) {
-        curl_easy_setopt(curl, CURLOPT_HTTPGET, 1L);
-    } else {
-        curl_easy_setopt(curl, CURLOPT_POSTFIELDS, form.c_str());  // a form POST, as Grafana sends it
-    }
-    if (settings_.user) {
-        curl_easy_setopt(curl, CURLOPT_HTTPAUTH, CURLAUTH_BASIC);
-        curl_easy_setopt(curl, CURLOPT_USERNAME, settings_.user->c_str());
-        curl_easy_setopt(curl, CURLOPT_PASSWORD, settings_.password.value_or("").c_str());
-    }
-    if (settings_.bearer_token) {
-        curl_easy_setopt(curl, CURLOPT_HTTPAUTH, CURLAUTH_BEARER);
-        curl_easy_setopt(curl, CURLOPT_XOAUTH2_BEARER, settings_.bearer_token->c_str());
-    }
-    if (settings_.ca_file) curl_easy_setopt(curl, CURLOPT_CAINFO, settings_.ca_file->c_str());
-    curl_multi_add_handle(multi, curl);
-    CURLcode result = CURLE_OPERATION_TIMEDOUT;
-    for (;;) {
-        int running = 0;
-        curl_multi_perform(multi, &running);
-        int queued = 0;
-        bool done = false;
-        while (CURLMsg* message = curl_multi_info_read(multi, &queued))
-            if (message->msg == CURLMSG_DONE) {
-                result = message->data.result;
-                done = true;
-            }
-        if (done || std::chrono::steady_clock::now() >= until) break;
-        curl_waitfd cancel{cancel_fd, CURL_WAIT_POLLIN, 0};
-        int ready = 0;
-        curl_multi_poll(multi, cancel_fd >= 0 ? &cancel : nullptr, cancel_fd >= 0 ? 1u : 0u, 100, &ready);
-        if (cancel_fd >= 0 && (cancel.revents & CURL_WAIT_POLLIN)) break;
-    }
-    curl_multi_remove_handle(multi, curl);
-    if (result == CURLE_OK) {
-        curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &answer.status);
-    } else {
-        answer.failure = error[0] ? error : curl_easy_strerror(result);
+    answer.failure = "cancelled";
+    client_.round(until, cancel_fd, [&](std::size_t, net::ClientOutcome& outcome) {
+        answer.failure = outcome.answered ? std::string() : outcome.failure;
+        answer.status = outcome.http_status;
+        answer.body = std::move(outcome.body);
+    });
+    if (client_.in_flight() > 0) {  // cancelled, or the round ended first: not read by a later request
+        client_.abandon(0);
+        answer.failure = "no answer within the round";
     }
     return answer;
 }
@@ -102,9 +79,7 @@ ClusterSnapshot PrometheusSource::round(MonoTime until, int cancel_fd) {
     };
     std::map<std::string, std::string> last_errors;
     if (!targets_read_) last_errors = read_targets();
-    char* escaped = curl_easy_escape(static_cast<CURL*>(curl_), cluster_query(settings_.job, scope_).c_str(), 0);
-    const std::string form = std::string("query=") + (escaped ? escaped : "");
-    curl_free(escaped);
+    const std::string form = "query=" + net::form_encode(cluster_query(settings_.job, scope_));
     const Answer answer = request("/api/v1/query", form, until, cancel_fd);
     const WallTime now = std::chrono::system_clock::now();
     std::string failure = answer.failure;
@@ -134,7 +109,7 @@ ClusterSnapshot PrometheusSource::round(MonoTime until, int cancel_fd) {
             node.state = NodeState::stale;
             node.error = "Prometheus did not answer";
         }
-    stale.errors = {"Prometheus " + settings_.url + ": " + failure};
+    stale.errors = {"Prometheus " + shown_ + ": " + failure};
     return stale;
 }
 

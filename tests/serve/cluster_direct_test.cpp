@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "fake_node.hpp"
-#include "musatop/cluster/direct_fetcher.hpp"
+#include "musatop/cluster/direct_source.hpp"
 #include "scenario.hpp"
 #include "serve_process.hpp"
 

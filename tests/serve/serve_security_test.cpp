@@ -11,6 +11,7 @@
 #include "child_process.hpp"
 #include <nlohmann/json.hpp>
 
+#include "certificates.hpp"
 #include "serve_process.hpp"
 
 using namespace musatop::testing;
@@ -61,27 +62,6 @@ TEST(ServeLimits, MoreThan64ConnectionsGet503AndNothingBreaks) {
     EXPECT_EQ(serve.stop(SIGTERM), 0);
 }
 
-namespace {
-
-// A self-signed certificate for 127.0.0.1, made with the openssl command.
-bool make_certificate(const Scenario& scenario) {
-    const auto result = run_child({"/usr/bin/openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
-                                   "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1", "-keyout",
-                                   (scenario.dir() / "tls.key").string(), "-out", (scenario.dir() / "tls.crt").string()},
-                                  {}, 30s);
-    return result.exit_code == 0;
-}
-
-// web.yml with TLS and the user prometheus (password s3cret), bcrypt-hashed.
-bool protect(const Scenario& scenario) {
-    if (!make_certificate(scenario)) return false;
-    const std::string hash = ::crypt("s3cret", ::crypt_gensalt("$2y$", 5, nullptr, 0));
-    scenario.set("web.yml", "tls_server_config:\n  cert_file: tls.crt\n  key_file: tls.key\n"
-                            "basic_auth_users:\n  prometheus: " + hash + "\n");
-    return true;
-}
-
-}  // namespace
 
 TEST(ServeSecurity, TlsAndBasicAuthOnEveryEndpointButHealthz) {
     Scenario scenario;

@@ -3,9 +3,12 @@
 // base64 and Basic credentials, URLs, gzip.
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include "musatop/net/base64.hpp"
 #include "musatop/net/endpoint.hpp"
 #include "musatop/net/gzip.hpp"
+#include "musatop/net/http_client.hpp"
 #include "musatop/net/http_request.hpp"
 #include "musatop/net/http_response.hpp"
 
@@ -211,4 +214,39 @@ TEST(HttpResponse, HeadOnlyAnswersAndTheETag) {
     EXPECT_EQ(reader.status(), 304);
     EXPECT_EQ(reader.etag(), "\"7-3\"");
     EXPECT_TRUE(reader.body().empty());
+}
+
+TEST(Proxy, TheVariablesCurlReads) {
+    std::map<std::string, std::string> env;
+    const auto lookup = [&](const char* name) -> const char* {
+        const auto found = env.find(name);
+        return found == env.end() ? nullptr : found->second.c_str();
+    };
+    const Endpoint plain{false, "prom.example.com", 9090}, tls{true, "prom.example.com", 443};
+    EXPECT_FALSE(proxy_route(plain, lookup).value());
+    env["HTTP_PROXY"] = "http://evil:1";  // set by CGI servers from a request header: ignored
+    EXPECT_FALSE(proxy_route(plain, lookup).value());
+    env["http_proxy"] = "proxy:3128";
+    auto route = proxy_route(plain, lookup);
+    ASSERT_TRUE(route.ok() && route.value());
+    EXPECT_EQ(route.value()->proxy, (Endpoint{false, "proxy", 3128}));
+    EXPECT_FALSE(route.value()->proxy_authorization);
+    EXPECT_FALSE(proxy_route(tls, lookup).value());  // http_proxy is for http:// only
+    env["HTTPS_PROXY"] = "http://alice:s3cret@[::1]:8080/";
+    route = proxy_route(tls, lookup);
+    ASSERT_TRUE(route.ok() && route.value());
+    EXPECT_EQ(route.value()->proxy, (Endpoint{false, "::1", 8080}));
+    EXPECT_EQ(route.value()->proxy_authorization, basic_authorization("alice", "s3cret"));
+    for (const char* bypass : {"*", "example.com", ".example.com", "other, PROM.example.com:9090"}) {
+        env["no_proxy"] = bypass;
+        EXPECT_FALSE(proxy_route(plain, lookup).value()) << bypass;
+    }
+    env["no_proxy"] = "ample.com,prom.example.co";
+    EXPECT_TRUE(proxy_route(plain, lookup).value());
+    env["http_proxy"] = "https://proxy:3128";
+    EXPECT_FALSE(proxy_route(plain, lookup).ok());
+    env["http_proxy"] = "http://proxy:99999";
+    const auto bad = proxy_route(plain, lookup);
+    ASSERT_FALSE(bad.ok());
+    EXPECT_NE(bad.error().find("http_proxy"), std::string::npos) << bad.error();
 }

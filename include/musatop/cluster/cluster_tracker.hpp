@@ -7,26 +7,24 @@
 #include <vector>
 
 #include "musatop/cluster/cluster_view.hpp"
+#include "musatop/net/http_client.hpp"
 #include "musatop/output/json_input.hpp"
 #include "musatop/util/clock.hpp"
 
 namespace musatop::cluster {
 
-// One request's result.
-struct FetchOutcome {
-    bool answered = false;  // an HTTP response arrived
-    long http_status = 0;
-    std::string body;
-    std::string failure;  // why there was no answer ("connection refused"), when !answered
-    double seconds = 0;   // from the request to the answer
-};
+// One request's result, as the net layer's client reports it.
+using FetchOutcome = net::ClientOutcome;
 
 class ClusterTracker {
 public:
     // `stale_after`: data older than this (no answer since) counts as stale.
     ClusterTracker(std::vector<std::string> addresses, Seconds stale_after);
 
-    void record(std::size_t node, const FetchOutcome& outcome, WallTime now);
+    // A 304 keeps the node's last document as if it had come again. An answer
+    // that cannot be used has its ETag cleared, so the next request is whole.
+    void record(std::size_t node, FetchOutcome& outcome, WallTime now);
+    void record(std::size_t node, FetchOutcome&& outcome, WallTime now) { record(node, outcome, now); }
     ClusterSnapshot view(WallTime now, const std::string& source = "direct") const;
     std::size_t size() const { return nodes_.size(); }
 

@@ -8,12 +8,14 @@
 #include <vector>
 
 #include "musatop/cluster/cluster_feed.hpp"
+#include "musatop/net/endpoint.hpp"
+#include "musatop/net/http_client.hpp"
 #include "musatop/util/result.hpp"
 
 namespace musatop::cluster {
 
 struct PrometheusSettings {
-    std::string url;  // http(s)://host:9090, without /api/...
+    net::Url url;  // http(s)://host:9090[/prefix], without /api/...
     std::string job = "musatop";
     Seconds timeout{3};
     std::optional<std::string> user, password;  // basic auth (password from a file)
@@ -40,8 +42,9 @@ TargetsInfo parse_targets(std::string_view answer, const std::string& job);
 
 class PrometheusSource final : public ClusterSource {
 public:
-    explicit PrometheusSource(PrometheusSettings settings);
-    ~PrometheusSource() override;
+    // Through the proxy the environment names for the URL (http_proxy,
+    // https_proxy, no_proxy); an error names a malformed variable.
+    static Result<std::unique_ptr<PrometheusSource>> make(PrometheusSettings settings);
     ClusterSnapshot round(MonoTime until, int cancel_fd) override;
     void set_scope(const RoundScope& scope) override { scope_ = scope; }
     Seconds scrape_interval() const { return scrape_interval_; }
@@ -52,11 +55,12 @@ private:
         std::string body;
         std::string failure;
     };
+    PrometheusSource(PrometheusSettings settings, net::Route route);
     Answer request(const std::string& path, const std::string& form, MonoTime until, int cancel_fd);
 
     PrometheusSettings settings_;
-    void* curl_ = nullptr;   // CURL*, kept for keep-alive
-    void* multi_ = nullptr;  // CURLM*
+    std::string shown_;  // the URL in messages
+    net::HttpClient client_;  // one channel, its connection kept
     Seconds scrape_interval_{15};
     RoundScope scope_;  // everything, unless the screen's sampler says otherwise
     bool targets_read_ = false;

@@ -1,0 +1,40 @@
+// An HTTP proxy on a loopback port, for the proxy rules of Prometheus mode: it
+// records each request line it is sent, then relays bytes both ways between the
+// client and the target (CONNECT host:port opens a tunnel after a 200; an
+// absolute-form request is forwarded as it came). Only 127.0.0.1 targets are
+// reached. A thread per connection, all joined by the destructor.
+#pragma once
+
+#include <atomic>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace musatop::testing {
+
+class FakeProxy {
+public:
+    FakeProxy();
+    FakeProxy(const FakeProxy&) = delete;
+    FakeProxy& operator=(const FakeProxy&) = delete;
+    ~FakeProxy();
+
+    std::string url() const { return "http://127.0.0.1:" + std::to_string(port_); }
+    std::vector<std::string> request_lines() const;  // "CONNECT 127.0.0.1:9 HTTP/1.1", ...
+    std::vector<std::string> heads() const;          // the whole heads, for header checks
+
+private:
+    void accept_loop();
+    void relay(int client);
+
+    int listen_fd_ = -1;
+    int stop_pipe_[2] = {-1, -1};
+    int port_ = 0;
+    mutable std::mutex mutex_;
+    std::vector<std::string> heads_;
+    std::vector<std::thread> connections_;
+    std::thread thread_;
+};
+
+}  // namespace musatop::testing
