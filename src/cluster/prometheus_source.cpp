@@ -87,10 +87,14 @@ ClusterSnapshot PrometheusSource::round(MonoTime until, int cancel_fd) {
     if (failure.empty()) {
         auto cluster = cluster_from_prometheus(answer.body, now, scrape_interval_, last_errors);
         if (cluster.ok()) {
-            const bool down = std::any_of(cluster->nodes.begin(), cluster->nodes.end(),
-                                          [](const NodeView& n) { return n.state == NodeState::unreachable; });
-            // lastError of the down targets: one more request, only when one is down.
-            if (down && last_errors.empty()) {
+            // lastError of the down targets: one more request, only when one is down
+            // and the targets read before the query did not say why (it went down
+            // between the two requests, or they were read in an earlier round).
+            const bool unexplained = std::any_of(cluster->nodes.begin(), cluster->nodes.end(), [&](const NodeView& n) {
+                const auto known = last_errors.find(n.address);
+                return n.state == NodeState::unreachable && (known == last_errors.end() || known->second.empty());
+            });
+            if (unexplained) {
                 last_errors = read_targets();
                 auto again = cluster_from_prometheus(answer.body, now, scrape_interval_, last_errors);
                 if (again.ok()) cluster = std::move(again);

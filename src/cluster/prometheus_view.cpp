@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <functional>
 
-#include <simdjson.h>
+#include <rapidjson/document.h>
 
 #include "musatop/cluster/prometheus_source.hpp"
 #include "musatop/util/clock.hpp"
@@ -12,8 +12,17 @@
 namespace musatop::cluster {
 namespace {
 
-// simdjson: an answer over 256 nodes is megabytes, read every refresh.
-using Element = simdjson::dom::element;
+// RapidJSON's DOM: an answer over 256 nodes is megabytes, read every refresh.
+// Iterative, so hostile nesting costs heap rather than the stack.
+using Element = rapidjson::Value;
+constexpr unsigned kParseFlags = rapidjson::kParseIterativeFlag | rapidjson::kParseFullPrecisionFlag;
+
+// The member `name` of `object`, when `object` is an object that has it.
+const Element* find(const Element& object, const char* name) {
+    if (!object.IsObject()) return nullptr;
+    const auto found = object.FindMember(name);
+    return found == object.MemberEnd() ? nullptr : &found->value;
+}
 
 std::optional<double> percent(double ratio) { return ratio * 100; }
 
@@ -41,9 +50,9 @@ const std::array<GpuSeries, 12> kGpuSeries = {{
 
 // A string member of an object from outside; empty when absent, not a string,
 // or when `object` is no object at all.
-std::string label(Element object, const char* name) {
-    std::string_view text;
-    return object[name].get_string().get(text) == simdjson::SUCCESS ? std::string(text) : std::string();
+std::string label(const Element& object, const char* name) {
+    const Element* value = find(object, name);
+    return value && value->IsString() ? std::string(value->GetString(), value->GetStringLength()) : std::string();
 }
 
 std::optional<std::string> known(std::string text) {
@@ -70,7 +79,7 @@ struct Instance {
     bool any_musatop = false;
 };
 
-Device& device(Snapshot& s, Element metric) {
+Device& device(Snapshot& s, const Element& metric) {
     const std::string gpu = label(metric, "gpu");
     std::int64_t index = 0;
     std::sscanf(gpu.c_str(), "%ld", &index);
@@ -88,32 +97,32 @@ Device& device(Snapshot& s, Element metric) {
 // agents export ~210 series per 8-GPU node; the view reads ~125 of them).
 struct InstanceSeries {
     const char* name;
-    void (*read)(Instance& in, Element metric, double value);
+    void (*read)(Instance& in, const Element& metric, double value);
 };
 const std::array<InstanceSeries, 6> kInstanceSeries = {{
     {"musatop_host_info",
-     [](Instance& in, Element metric, double) {
+     [](Instance& in, const Element& metric, double) {
          in.snapshot.host.hostname = known(label(metric, "hostname"));
          in.snapshot.driver_version = known(label(metric, "driver_version"));
          in.snapshot.gmi_version = known(label(metric, "gmi_version"));
          in.snapshot.musa_version = known(label(metric, "musa_version"));
      }},
     {"musatop_collect_timestamp_seconds",
-     [](Instance& in, Element metric, double value) {
+     [](Instance& in, const Element& metric, double value) {
          (label(metric, "source") == "devices" ? in.devices_at : in.processes_at) = value;
      }},
     {"musatop_collect_success",
-     [](Instance& in, Element metric, double value) {
+     [](Instance& in, const Element& metric, double value) {
          if (value == 0) (label(metric, "source") == "devices" ? in.devices_failed : in.processes_failed) = true;
      }},
     {"musatop_gpu_info",
-     [](Instance& in, Element metric, double) {
+     [](Instance& in, const Element& metric, double) {
          Device& d = device(in.snapshot, metric);
          d.name = known(label(metric, "name"));
          d.bus_id = known(label(metric, "bus_id"));
      }},
     {"musatop_process_gpu_memory_bytes",
-     [](Instance& in, Element metric, double value) {
+     [](Instance& in, const Element& metric, double value) {
          in.has_process_series = true;
          GpuProcess p;
          std::sscanf(label(metric, "gpu").c_str(), "%ld", &p.device_index);
@@ -125,7 +134,7 @@ const std::array<InstanceSeries, 6> kInstanceSeries = {{
          in.snapshot.processes.push_back(p);
      }},
     {"musatop_process_info",
-     [](Instance& in, Element metric, double) {
+     [](Instance& in, const Element& metric, double) {
          std::int64_t gpu = 0, pid = 0;
          std::sscanf(label(metric, "gpu").c_str(), "%ld", &gpu);
          std::sscanf(label(metric, "pid").c_str(), "%ld", &pid);
@@ -134,7 +143,7 @@ const std::array<InstanceSeries, 6> kInstanceSeries = {{
      }},
 }};
 
-void add_sample(Instance& in, const std::string& name, Element metric, double value) {
+void add_sample(Instance& in, const std::string& name, const Element& metric, double value) {
     in.any_musatop = true;
     for (const auto& series : kInstanceSeries)
         if (name == series.name) return series.read(in, metric, value);
@@ -206,27 +215,26 @@ std::string cluster_query(const std::string& job, const RoundScope& scope) {
 
 Result<ClusterSnapshot> cluster_from_prometheus(std::string_view answer, WallTime now, Seconds scrape_interval,
                                                 const std::map<std::string, std::string>& last_errors) {
-    simdjson::dom::parser parser;
-    Element doc;
-    if (parser.parse(answer.data(), answer.size(), true).get(doc) != simdjson::SUCCESS || !doc.is_object())
+    rapidjson::Document doc;
+    if (doc.Parse<kParseFlags>(answer.data(), answer.size()).HasParseError() || !doc.IsObject())
         return Error{"Prometheus answered something other than JSON"};
     if (label(doc, "status") != "success") {
         const std::string error = label(doc, "error");
         return Error{"Prometheus: " + (error.empty() ? std::string("query failed") : error)};
     }
-    simdjson::dom::array result;
-    if (doc["data"]["result"].get_array().get(result) != simdjson::SUCCESS)
-        return Error{"Prometheus: no vector in the answer"};
+    const Element* data = find(doc, "data");
+    const Element* result = data ? find(*data, "result") : nullptr;
+    if (!result || !result->IsArray()) return Error{"Prometheus: no vector in the answer"};
     std::vector<std::string> order;
     std::map<std::string, Instance> instances;
-    for (const Element sample : result) {
-        Element metric;
-        simdjson::dom::array value;
-        std::string_view number_text;
-        if (sample["metric"].get(metric) != simdjson::SUCCESS || !metric.is_object() ||
-            sample["value"].get_array().get(value) != simdjson::SUCCESS || value.size() != 2 ||
-            value.at(1).get_string().get(number_text) != simdjson::SUCCESS)
+    for (const Element& sample : result->GetArray()) {
+        const Element* found_metric = find(sample, "metric");
+        const Element* value = find(sample, "value");
+        if (!found_metric || !found_metric->IsObject() || !value || !value->IsArray() || value->Size() != 2 ||
+            !(*value)[1].IsString())
             continue;
+        const Element& metric = *found_metric;
+        const std::string_view number_text((*value)[1].GetString(), (*value)[1].GetStringLength());
         const std::string instance = label(metric, "instance");
         if (instance.empty()) continue;
         if (!instances.count(instance)) order.push_back(instance);
@@ -257,15 +265,15 @@ Result<ClusterSnapshot> cluster_from_prometheus(std::string_view answer, WallTim
 
 TargetsInfo parse_targets(std::string_view answer, const std::string& job) {
     TargetsInfo info;
-    simdjson::dom::parser parser;
-    simdjson::dom::array targets;
-    if (parser.parse(answer.data(), answer.size(), true)["data"]["activeTargets"].get_array().get(targets) !=
-        simdjson::SUCCESS)
-        return info;
-    for (const Element target : targets) {
-        Element labels;
-        if (target["labels"].get(labels) != simdjson::SUCCESS || !labels.is_object() || label(labels, "job") != job)
-            continue;
+    rapidjson::Document doc;
+    if (doc.Parse<kParseFlags>(answer.data(), answer.size()).HasParseError()) return info;
+    const Element* data = find(doc, "data");
+    const Element* targets = data ? find(*data, "activeTargets") : nullptr;
+    if (!targets || !targets->IsArray()) return info;
+    for (const Element& target : targets->GetArray()) {
+        const Element* found_labels = find(target, "labels");
+        if (!found_labels || !found_labels->IsObject() || label(*found_labels, "job") != job) continue;
+        const Element& labels = *found_labels;
         const std::string interval = label(target, "scrapeInterval");
         double amount = 0;
         char unit = 's';

@@ -77,6 +77,13 @@ inline const std::array<Field<GpuProcess>, 10> kProcess = {{
     {"running_seconds", &GpuProcess::running_seconds},
 }};
 
+inline const std::array<Field<HostMetrics>, 4> kHost = {{
+    {"hostname", &HostMetrics::hostname},
+    {"cpu_percent", &HostMetrics::cpu_percent},
+    {"memory_used_bytes", &HostMetrics::memory_used_bytes},
+    {"memory_total_bytes", &HostMetrics::memory_total_bytes},
+}};
+
 // Appended after "status": who the process belongs to (GpuProcess::attribution).
 inline const std::array<Field<Attribution>, 7> kAttribution = {{
     {"container_runtime", &Attribution::container_runtime},

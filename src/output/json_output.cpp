@@ -69,12 +69,7 @@ json snapshot_json(const Snapshot& s) {
     out["musa_version"] = optional_value(s.musa_version);
     out["musa_version_source"] = optional_value(s.musa_version_source);
     out["musa_version_reason"] = optional_value(s.musa_version_reason);
-    json host;
-    host["hostname"] = optional_value(s.host.hostname);
-    host["cpu_percent"] = optional_float(s.host.cpu_percent);
-    host["memory_used_bytes"] = optional_value(s.host.memory_used_bytes);
-    host["memory_total_bytes"] = optional_value(s.host.memory_total_bytes);
-    out["host"] = std::move(host);
+    out["host"] = row_json(s.host, json_fields::kHost);
     out["devices"] = json::array();
     for (const auto& device : s.devices) out["devices"].push_back(row_json(device, json_fields::kDevice));
     out["processes"] = json::array();

@@ -125,3 +125,35 @@ TEST(JsonInput, OneReaderManyDocumentsPaddedOrNot) {
     EXPECT_EQ(reader.read(std::string_view("{\"schema_version\": 1")).error(), "not JSON");
     EXPECT_TRUE(reader.read(std::string_view(text)).ok());
 }
+
+TEST(JsonInput, HostileShapesAreRefusedOrIgnoredWithoutHarm) {
+    const std::string head = R"({"schema_version": 1, "sampled_at": "2026-12-02T10:00:00Z", "host": {}, )"
+                             R"("devices": [], "processes": [], "devices_stale": false, "processes_stale": false, )"
+                             R"("errors": [], )";
+    // A million levels under a key this reader does not know: skipped on the heap.
+    const std::string deep = head + R"("later": )" + std::string(1000000, '[') + std::string(1000000, ']') + "}";
+    EXPECT_TRUE(parse_json_snapshot(deep).ok());
+    EXPECT_EQ(parse_json_snapshot(std::string(1000000, '[')).error(), "not JSON");
+    // A NUL would end the text early for the parser: refused, not cut short.
+    EXPECT_EQ(parse_json_snapshot(head + R"("x": 1})" + std::string(1, '\0') + "garbage").error(), "not JSON");
+    // Objects and lists where values belong, and values where objects belong.
+    EXPECT_EQ(parse_json_snapshot(head + R"("health": {"a": 1}})").error(), "invalid snapshot: health is not a list");
+    const std::string base = R"({"schema_version": 1, "sampled_at": "2026-12-02T10:00:00Z", "host": {}, )"
+                             R"("processes": [], "devices_stale": false, "processes_stale": false, "errors": [], )";
+    EXPECT_EQ(parse_json_snapshot(base + R"("devices": [7]})").error(), "invalid snapshot: a device is not an object");
+    EXPECT_EQ(parse_json_snapshot(base + R"("devices": [{"index": 0, "name": ["x"]}]})").error(),
+              "invalid snapshot: name is not a string");
+    EXPECT_EQ(parse_json_snapshot(base + R"("devices": [{"index": 0, "health": "x"}]})").error(),
+              "invalid snapshot: health is not a list");
+    EXPECT_EQ(parse_json_snapshot(R"({"schema_version": 1, "host": {}})").error(), "invalid snapshot: missing sampled_at");
+    EXPECT_EQ(parse_json_snapshot(R"({"schema_version": "1"})").error(), "invalid snapshot: schema_version is not an integer");
+    // Numbers come back exactly as they were written.
+    Snapshot exact = make_demo_snapshot(1.5, WallTime(std::chrono::seconds(1796205600)));
+    exact.devices.at(0).power_draw_w = 0.1 + 0.2;
+    exact.devices.at(0).temperature_c = 1e-300;
+    const std::string text = render_json(exact);
+    const auto back = parse_json_snapshot(text);
+    ASSERT_TRUE(back.ok()) << back.error();
+    EXPECT_EQ(back->devices.at(0).power_draw_w, 0.1 + 0.2);
+    EXPECT_EQ(render_json(back.value()), text);
+}

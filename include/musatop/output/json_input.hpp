@@ -16,10 +16,6 @@ namespace musatop {
 
 // Reads many documents, keeping its buffers between them (the cluster view reads
 // every node's snapshot each refresh, a replay every line). One thread at a time.
-// Spare bytes a string needs after its text to be read in place (simdjson's
-// SIMDJSON_PADDING; json_input.cpp checks they agree). Fetchers reserve them.
-inline constexpr std::size_t kJsonPaddingBytes = 64;
-
 class JsonSnapshotReader {
 public:
     JsonSnapshotReader();
@@ -28,12 +24,10 @@ public:
     JsonSnapshotReader& operator=(JsonSnapshotReader&&) noexcept;
 
     Result<Snapshot> read(std::string_view text);
-    // The same, read in place when the string's spare capacity holds simdjson's
-    // 64 bytes of padding (the cluster fetcher reserves it).
+    // The same without a copy: a std::string ends in the NUL the parser stops at.
     Result<Snapshot> read(const std::string& text);
 
 private:
-    Result<Snapshot> read(std::string_view text, bool padded);
     struct Parser;
     std::unique_ptr<Parser> parser_;
 };
