@@ -4,36 +4,62 @@
 #include <sstream>
 #include <ctime>
 
-#include <nlohmann/json.hpp>
+#include <rapidjson/ostreamwrapper.h>
+#include <rapidjson/prettywriter.h>
 
 #include "musatop/cluster/cluster_tracker.hpp"
 #include "musatop/output/format.hpp"
 #include "musatop/output/json_output.hpp"
 #include "musatop/output/sanitize.hpp"
+#include "musatop/util/utf8.hpp"
 
 namespace musatop::cluster {
 namespace {
 
-using json = nlohmann::json;
+// The cluster document is streamed (1000 nodes are ~46 MB): RapidJSON's writer
+// emits it as it goes, every string escaped to ASCII as the local --json is (no
+// raw C1 control or bidi override from a node reaches a terminal through jq), and
+// each node's snapshot comes whole from render_json_compact as a raw value.
+using Writer = rapidjson::PrettyWriter<rapidjson::OStreamWrapper, rapidjson::UTF8<>, rapidjson::ASCII<>>;
 
-std::string dump(const json& value) { return value.dump(-1, ' ', false, json::error_handler_t::replace); }
-
-template <typename T>
-std::string optional_json(const std::optional<T>& value) {
-    return value ? dump(json(*value)) : "null";
+void text(Writer& w, std::string_view value) {
+    const std::string valid = utf8::repair(value);  // the writer refuses invalid UTF-8
+    w.String(valid.data(), static_cast<rapidjson::SizeType>(valid.size()));
 }
 
-std::string time_json(const std::optional<WallTime>& time) {
-    return time ? dump(json(format_iso8601(*time))) : "null";
+void optional_text(Writer& w, const std::optional<std::string>& value) {
+    if (value) text(w, *value);
+    else w.Null();
 }
 
-std::string node_json(const NodeView& node, const ViewFilter& filter) {
-    std::string out = "{\"address\": " + dump(json(node.address)) + ", \"hostname\": " + optional_json(node.hostname) +
-                      ", \"state\": \"" + to_string(node.state) + "\", \"latency_ms\": ";
-    out += node.latency_ms ? dump(json(std::round(*node.latency_ms * 1000) / 1000)) : "null";
-    out += ", \"error\": " + optional_json(node.error) + ", \"fetched_at\": " + time_json(node.fetched_at);
-    out += ", \"snapshot\": " + (node.snapshot ? render_json_compact(node_view(*node.snapshot, filter)) : "null");
-    return out + "}";
+void time_value(Writer& w, const std::optional<WallTime>& time) {
+    if (time) text(w, format_iso8601(*time));
+    else w.Null();
+}
+
+void node_json(Writer& w, const NodeView& node, const ViewFilter& filter) {
+    w.StartObject();
+    w.Key("address");
+    text(w, node.address);
+    w.Key("hostname");
+    optional_text(w, node.hostname);
+    w.Key("state");
+    text(w, to_string(node.state));
+    w.Key("latency_ms");
+    if (node.latency_ms && std::isfinite(*node.latency_ms)) w.Double(std::round(*node.latency_ms * 1000) / 1000);
+    else w.Null();
+    w.Key("error");
+    optional_text(w, node.error);
+    w.Key("fetched_at");
+    time_value(w, node.fetched_at);
+    w.Key("snapshot");
+    if (node.snapshot) {
+        const std::string snapshot = render_json_compact(node_view(*node.snapshot, filter));
+        w.RawValue(snapshot.data(), snapshot.size(), rapidjson::kObjectType);
+    } else {
+        w.Null();
+    }
+    w.EndObject();
 }
 
 std::string local_time(WallTime time) {
@@ -87,17 +113,35 @@ std::string gpu_line(const Device& d, const Snapshot& view, std::size_t name_wid
 }  // namespace
 
 void write_cluster_json(std::ostream& out, const ClusterSnapshot& cluster, const ViewFilter& filter) {
-    out << "{\n  \"schema_version\": 1,\n  \"kind\": \"cluster\",\n  \"sampled_at\": " << time_json(cluster.sampled_at)
-        << ",\n  \"source\": " << dump(json(cluster.source)) << ",\n  \"nodes\": [";
-    json errors = json(cluster.errors);
-    for (std::size_t i = 0; i < cluster.nodes.size(); ++i) {
-        const NodeView& node = cluster.nodes[i];
-        out << (i ? ",\n    " : "\n    ") << node_json(node, filter);
+    rapidjson::OStreamWrapper stream(out);
+    Writer w(stream);
+    w.SetIndent(' ', 2);
+    w.StartObject();
+    w.Key("schema_version");
+    w.Int(1);
+    w.Key("kind");
+    w.String("cluster");
+    w.Key("sampled_at");
+    time_value(w, cluster.sampled_at);
+    w.Key("source");
+    text(w, cluster.source);
+    w.Key("nodes");
+    w.StartArray();
+    std::vector<std::string> errors = cluster.errors;
+    for (const NodeView& node : cluster.nodes) {
+        node_json(w, node, filter);
         if (node.state != NodeState::ok) errors.push_back(node.address + ": " + node.error.value_or(to_string(node.state)));
     }
-    out << (cluster.nodes.empty() ? "],\n" : "\n  ],\n");
+    w.EndArray();
+    w.Key("errors");
+    w.StartArray();
+    for (const auto& error : errors) text(w, error);
+    w.EndArray();
     // "note" is an addition after the keys of cluster.md.
-    out << "  \"errors\": " << dump(errors) << ",\n  \"note\": " << optional_json(cluster.note) << "\n}\n";
+    w.Key("note");
+    optional_text(w, cluster.note);
+    w.EndObject();
+    out << '\n';
 }
 
 std::string render_cluster_json(const ClusterSnapshot& cluster, const ViewFilter& filter) {

@@ -2,11 +2,11 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
-#include <functional>
 
 #include <rapidjson/document.h>
 
 #include "musatop/cluster/prometheus_source.hpp"
+#include "musatop/output/metric_table.hpp"
 #include "musatop/util/clock.hpp"
 
 namespace musatop::cluster {
@@ -23,30 +23,6 @@ const Element* find(const Element& object, const char* name) {
     const auto found = object.FindMember(name);
     return found == object.MemberEnd() ? nullptr : &found->value;
 }
-
-std::optional<double> percent(double ratio) { return ratio * 100; }
-
-// The agents' value series and where each goes in a Device (the inverse of
-// serve/metrics.cpp; the Prometheus e2e test compares both views value by value).
-struct GpuSeries {
-    const char* name;
-    bool drawn;  // on the cluster screen and in --once (a RoundScope's screen_only)
-    std::function<void(Device&, double)> set;
-};
-const std::array<GpuSeries, 12> kGpuSeries = {{
-    {"musatop_gpu_utilization_ratio", true, [](Device& d, double v) { d.gpu_utilization_percent = percent(v); }},
-    {"musatop_gpu_memory_busy_ratio", false, [](Device& d, double v) { d.memory_utilization_percent = percent(v); }},
-    {"musatop_gpu_memory_used_bytes", true, [](Device& d, double v) { d.memory_used_bytes = std::llround(v); }},
-    {"musatop_gpu_memory_total_bytes", true, [](Device& d, double v) { d.memory_total_bytes = std::llround(v); }},
-    {"musatop_gpu_temperature_celsius", true, [](Device& d, double v) { d.temperature_c = v; }},
-    {"musatop_gpu_power_watts", true, [](Device& d, double v) { d.power_draw_w = v; }},
-    {"musatop_gpu_power_limit_watts", false, [](Device& d, double v) { d.power_limit_w = v; }},
-    {"musatop_gpu_graphics_clock_hertz", false, [](Device& d, double v) { d.graphics_clock_mhz = v / 1e6; }},
-    {"musatop_gpu_memory_clock_hertz", false, [](Device& d, double v) { d.memory_clock_mhz = v / 1e6; }},
-    {"musatop_gpu_fan_speed_ratio", false, [](Device& d, double v) { d.fan_speed_percent = percent(v); }},
-    {"musatop_gpu_pcie_link_width", false, [](Device& d, double v) { d.pcie_link_width_current = std::llround(v); }},
-    {"musatop_gpu_pcie_link_width_max", false, [](Device& d, double v) { d.pcie_link_width_max = std::llround(v); }},
-}};
 
 // A string member of an object from outside; empty when absent, not a string,
 // or when `object` is no object at all.
@@ -92,36 +68,36 @@ Device& device(Snapshot& s, const Element& metric) {
     return s.devices.back();
 }
 
-// The other series the view reads, each with what it fills in. With kGpuSeries
-// these are the whole query: Prometheus answers only what the view uses (the
-// agents export ~210 series per 8-GPU node; the view reads ~125 of them).
+// The series with labels the view reads, each with what it fills in. With the GPU
+// gauges of the metric table these are the whole query: Prometheus answers only
+// what the view uses.
 struct InstanceSeries {
-    const char* name;
+    std::string_view name;
     void (*read)(Instance& in, const Element& metric, double value);
 };
 const std::array<InstanceSeries, 6> kInstanceSeries = {{
-    {"musatop_host_info",
+    {metrics::kHostInfo,
      [](Instance& in, const Element& metric, double) {
          in.snapshot.host.hostname = known(label(metric, "hostname"));
          in.snapshot.driver_version = known(label(metric, "driver_version"));
          in.snapshot.gmi_version = known(label(metric, "gmi_version"));
          in.snapshot.musa_version = known(label(metric, "musa_version"));
      }},
-    {"musatop_collect_timestamp_seconds",
+    {metrics::kCollectTimestamp,
      [](Instance& in, const Element& metric, double value) {
          (label(metric, "source") == "devices" ? in.devices_at : in.processes_at) = value;
      }},
-    {"musatop_collect_success",
+    {metrics::kCollectSuccess,
      [](Instance& in, const Element& metric, double value) {
          if (value == 0) (label(metric, "source") == "devices" ? in.devices_failed : in.processes_failed) = true;
      }},
-    {"musatop_gpu_info",
+    {metrics::kGpuInfo,
      [](Instance& in, const Element& metric, double) {
          Device& d = device(in.snapshot, metric);
          d.name = known(label(metric, "name"));
          d.bus_id = known(label(metric, "bus_id"));
      }},
-    {"musatop_process_gpu_memory_bytes",
+    {metrics::kProcessGpuMemory,
      [](Instance& in, const Element& metric, double value) {
          in.has_process_series = true;
          GpuProcess p;
@@ -133,7 +109,7 @@ const std::array<InstanceSeries, 6> kInstanceSeries = {{
          p.status = ProcessStatus::unverified;
          in.snapshot.processes.push_back(p);
      }},
-    {"musatop_process_info",
+    {metrics::kProcessInfo,
      [](Instance& in, const Element& metric, double) {
          std::int64_t gpu = 0, pid = 0;
          std::sscanf(label(metric, "gpu").c_str(), "%ld", &gpu);
@@ -147,8 +123,8 @@ void add_sample(Instance& in, const std::string& name, const Element& metric, do
     in.any_musatop = true;
     for (const auto& series : kInstanceSeries)
         if (name == series.name) return series.read(in, metric, value);
-    for (const auto& series : kGpuSeries)
-        if (name == series.name) return series.set(device(in.snapshot, metric), value);
+    const auto* gauge = metrics::find_gpu_metric(name);
+    if (gauge && gauge->derived == metrics::Derived::none) metrics::read_back(*gauge, device(in.snapshot, metric), value);
 }
 
 NodeView node_of(const std::string& address, Instance& in, WallTime now, Seconds scrape_interval,
@@ -198,10 +174,11 @@ std::string cluster_query(const std::string& job, const RoundScope& scope) {
     // Every series costs Prometheus about 7 µs to select and encode, so the screen asks
     // only for what it draws (~66 series per 8-GPU node instead of ~125).
     std::string drawn = "up", details;
-    for (const auto& series : kInstanceSeries) drawn += std::string("|") + series.name;
-    for (const auto& series : kGpuSeries) {
-        std::string& names = series.drawn || !scope.screen_only ? drawn : details;
-        names += (names.empty() ? "" : "|") + std::string(series.name);
+    for (const auto& series : kInstanceSeries) drawn.append("|").append(series.name);
+    for (const auto& gauge : metrics::kGpuMetrics) {
+        if (gauge.derived != metrics::Derived::none) continue;  // the view derives them itself
+        std::string& names = gauge.drawn || !scope.screen_only ? drawn : details;
+        names.append(names.empty() ? "" : "|").append(gauge.name);
     }
     const std::string job_label = "job=" + promql_string(job);
     std::string query = "{__name__=~\"" + drawn + "\"," + job_label + "}";

@@ -6,6 +6,7 @@
 #include <optional>
 #include <set>
 
+#include "musatop/output/metric_table.hpp"
 #include "musatop/output/sanitize.hpp"
 #include "musatop/util/version.hpp"
 
@@ -60,82 +61,13 @@ private:
     std::string series_;
 };
 
-std::optional<double> scaled(std::optional<double> value, double factor) {
-    if (!value || !std::isfinite(*value)) return std::nullopt;
-    return *value * factor;
-}
-std::optional<double> percent_ratio(std::optional<double> percent) {
-    if (!percent || !std::isfinite(*percent)) return std::nullopt;
-    return *percent / 100.0;
-}
-std::optional<double> as_double(std::optional<std::int64_t> value) {
-    if (!value) return std::nullopt;
-    return static_cast<double>(*value);
-}
-
-// The GPU value gauges: one row each, so a new reading is one line here.
-struct GpuGauge {
-    std::string_view name;
-    std::string_view help;
-    std::optional<double> (*value)(const Device&);
-};
-constexpr std::array<GpuGauge, 23> kGpuGauges = {{
-    {"musatop_gpu_utilization_ratio", "GPU utilisation reported by mthreads-gmi, 0 to 1.",
-     [](const Device& d) { return percent_ratio(d.gpu_utilization_percent); }},
-    {"musatop_gpu_memory_busy_ratio",
-     "Memory-controller load reported by mthreads-gmi, 0 to 1 (not memory occupancy).",
-     [](const Device& d) { return percent_ratio(d.memory_utilization_percent); }},
-    {"musatop_gpu_memory_used_bytes", "GPU memory in use, in bytes.",
-     [](const Device& d) { return as_double(d.memory_used_bytes); }},
-    {"musatop_gpu_memory_total_bytes", "GPU memory size, in bytes.",
-     [](const Device& d) { return as_double(d.memory_total_bytes); }},
-    {"musatop_gpu_temperature_celsius", "GPU temperature, in degrees Celsius.",
-     [](const Device& d) { return scaled(d.temperature_c, 1); }},
-    {"musatop_gpu_power_watts", "GPU power draw, in watts.", [](const Device& d) { return scaled(d.power_draw_w, 1); }},
-    {"musatop_gpu_power_limit_watts", "GPU power limit, in watts.",
-     [](const Device& d) { return scaled(d.power_limit_w, 1); }},
-    {"musatop_gpu_graphics_clock_hertz", "GPU graphics clock, in hertz.",
-     [](const Device& d) { return scaled(d.graphics_clock_mhz, 1e6); }},
-    {"musatop_gpu_memory_clock_hertz", "GPU memory clock, in hertz.",
-     [](const Device& d) { return scaled(d.memory_clock_mhz, 1e6); }},
-    {"musatop_gpu_processes", "Processes on the GPU (rows of the GMI process table).", nullptr},
-    // Link, engines, fan and limits (the health issue); named like node_exporter's
-    // node_pcidevice_*_link_width.
-    {"musatop_gpu_pcie_link_generation", "PCIe generation the link runs at.",
-     [](const Device& d) { return as_double(d.pcie_generation_current); }},
-    {"musatop_gpu_pcie_link_generation_max", "Highest PCIe generation the link supports.",
-     [](const Device& d) { return as_double(d.pcie_generation_max); }},
-    {"musatop_gpu_pcie_link_width", "PCIe lanes the link runs with.",
-     [](const Device& d) { return as_double(d.pcie_link_width_current); }},
-    {"musatop_gpu_pcie_link_width_max", "PCIe lanes the link supports at most.",
-     [](const Device& d) { return as_double(d.pcie_link_width_max); }},
-    {"musatop_gpu_encoder_utilization_ratio", "Video encoder utilisation reported by mthreads-gmi, 0 to 1.",
-     [](const Device& d) { return percent_ratio(d.encoder_utilization_percent); }},
-    {"musatop_gpu_decoder_utilization_ratio", "Video decoder utilisation reported by mthreads-gmi, 0 to 1.",
-     [](const Device& d) { return percent_ratio(d.decoder_utilization_percent); }},
-    {"musatop_gpu_fan_speed_ratio", "Fan speed reported by mthreads-gmi, 0 to 1 (the first fan with a reading).",
-     [](const Device& d) { return percent_ratio(d.fan_speed_percent); }},
-    {"musatop_gpu_graphics_clock_max_hertz", "Highest graphics clock of the GPU, in hertz.",
-     [](const Device& d) { return scaled(d.graphics_clock_max_mhz, 1e6); }},
-    {"musatop_gpu_memory_clock_max_hertz", "Highest memory clock of the GPU, in hertz.",
-     [](const Device& d) { return scaled(d.memory_clock_max_mhz, 1e6); }},
-    {"musatop_gpu_retired_pages_single_bit", "Memory pages retired after single-bit ECC errors.",
-     [](const Device& d) { return as_double(d.retired_pages_single_bit); }},
-    {"musatop_gpu_retired_pages_double_bit", "Memory pages retired after double-bit ECC errors.",
-     [](const Device& d) { return as_double(d.retired_pages_double_bit); }},
-    {"musatop_gpu_retired_pages_pending", "1 when retired memory pages wait for a GPU reset.",
-     [](const Device& d) { return d.retired_pages_pending ? std::optional<double>(*d.retired_pages_pending) : std::nullopt; }},
-    {"musatop_gpu_health_findings", "Health findings of the GPU (docs/health.md); the texts are in /api/v1/snapshot.",
-     [](const Device& d) { return std::optional<double>(static_cast<double>(d.health.size())); }},
-}};
-
 Labels gpu_labels(const Device& d) { return {{"gpu", std::to_string(d.index)}, {"uuid", label_value(d.uuid.value_or(""))}}; }
 
 void write_collect_families(std::string& out, const MetricsInput& in) {
-    Family success("musatop_collect_success", "gauge", "1 when the source's last round succeeded (data not stale).");
-    Family stamp("musatop_collect_timestamp_seconds", "gauge", "Unix time of the source's last successful sample.");
-    Family duration("musatop_collect_duration_seconds", "gauge", "Wall time of the last mthreads-gmi call, in seconds.");
-    Family errors("musatop_collect_errors_total", "counter", "Failed rounds of the source since start.");
+    Family success(metrics::kCollectSuccess, "gauge", "1 when the source's last round succeeded (data not stale).");
+    Family stamp(metrics::kCollectTimestamp, "gauge", "Unix time of the source's last successful sample.");
+    Family duration(metrics::kCollectDuration, "gauge", "Wall time of the last mthreads-gmi call, in seconds.");
+    Family errors(metrics::kCollectErrors, "counter", "Failed rounds of the source since start.");
     const Snapshot* s = in.snapshot;
     struct SourceRow {
         const char* name;
@@ -164,8 +96,8 @@ void write_collect_families(std::string& out, const MetricsInput& in) {
 }
 
 void write_process_families(std::string& out, const MetricsInput& in, const Snapshot& s) {
-    Family memory("musatop_process_gpu_memory_bytes", "gauge", "GPU memory used by the process, in bytes.");
-    Family info("musatop_process_info", "gauge", "A process on a GPU, with its command line (cut to 64 cells).");
+    Family memory(metrics::kProcessGpuMemory, "gauge", "GPU memory used by the process, in bytes.");
+    Family info(metrics::kProcessInfo, "gauge", "A process on a GPU, with its command line (cut to 64 cells).");
     std::set<std::pair<std::int64_t, std::int64_t>> seen;  // (gpu, pid): one series each
     for (const auto& p : s.processes) {
         if (!seen.insert({p.device_index, p.pid}).second) continue;
@@ -206,26 +138,26 @@ bool devices_too_stale(const Snapshot& snapshot, Seconds interval, WallTime now)
 
 std::string render_metrics(const MetricsInput& in) {
     std::string out;
-    Family build("musatop_build_info", "gauge", "Always 1; the musatop version in a label.");
+    Family build(metrics::kBuildInfo, "gauge", "Always 1; the musatop version in a label.");
     build.add({{"version", label_value(kVersion)}}, 1);
     build.write(out);
     write_collect_families(out, in);
     if (!in.snapshot) return out;
     const Snapshot& s = *in.snapshot;
 
-    Family host("musatop_host_info", "gauge", "Always 1; the host and its GPU software versions in labels.");
+    Family host(metrics::kHostInfo, "gauge", "Always 1; the host and its GPU software versions in labels.");
     host.add({{"hostname", label_value(s.host.hostname.value_or(""))},
               {"driver_version", label_value(s.driver_version.value_or(""))},
               {"gmi_version", label_value(s.gmi_version.value_or(""))},
               {"musa_version", label_value(s.musa_version.value_or(""))}},
              1);
     host.write(out);
-    Family host_health("musatop_host_health_findings", "gauge",
+    Family host_health(metrics::kHostHealthFindings, "gauge",
                        "Host-wide health findings, such as a GPU GMI counts but cannot list (docs/health.md).");
     if (!s.devices_stale) host_health.add({}, static_cast<double>(s.health.size()));
     host_health.write(out);
 
-    Family info("musatop_gpu_info", "gauge", "Always 1; a GPU's identity in labels.");
+    Family info(metrics::kGpuInfo, "gauge", "Always 1; a GPU's identity in labels.");
     for (const auto& d : s.devices)
         info.add({{"gpu", std::to_string(d.index)},
                   {"uuid", label_value(d.uuid.value_or(""))},
@@ -235,12 +167,14 @@ std::string render_metrics(const MetricsInput& in) {
     info.write(out);
 
     const bool values = !devices_too_stale(s, in.interval, in.now);
-    for (const auto& gauge : kGpuGauges) {
+    for (const auto& gauge : metrics::kGpuMetrics) {
         Family family(gauge.name, "gauge", gauge.help);
         for (const auto& d : s.devices) {
             if (!values) break;
-            if (gauge.value) {
-                if (const auto v = gauge.value(d)) family.add(gpu_labels(d), *v);
+            if (gauge.derived == metrics::Derived::none) {
+                if (const auto v = metrics::series_value(gauge, d)) family.add(gpu_labels(d), *v);
+            } else if (gauge.derived == metrics::Derived::health_findings) {
+                family.add(gpu_labels(d), static_cast<double>(d.health.size()));
             } else if (!s.processes_stale) {
                 double count = 0;
                 for (const auto& p : s.processes) count += p.device_index == d.index ? 1 : 0;

@@ -2,6 +2,8 @@
 // those the screen draws, plus every series of the node the drill-down shows; and
 // the screen's sampler telling its source which.
 #include <gtest/gtest.h>
+
+#include "musatop/output/metric_table.hpp"
 #include <poll.h>
 
 #include <mutex>
@@ -22,9 +24,14 @@ TEST(PrometheusQuery, EverySeriesTheViewReadsInOneSelector) {
     const std::string query = cluster_query("musatop");
     EXPECT_EQ(query.rfind("{__name__=~\"up|musatop_host_info|musatop_collect_timestamp_seconds|", 0), 0u) << query;
     for (const char* used : {"|musatop_gpu_info|", "|musatop_process_info|", "|musatop_gpu_utilization_ratio|",
-                             "|musatop_gpu_power_limit_watts|", "|musatop_gpu_pcie_link_width_max\""})
+                             "|musatop_gpu_power_limit_watts|", "|musatop_gpu_pcie_link_width_max|",
+                             "|musatop_gpu_retired_pages_pending\""})
         EXPECT_TRUE(has(query, used)) << used;
-    EXPECT_FALSE(has(query, "musatop_gpu_health_findings"));  // exported, not shown
+    // Every GPU gauge of the metric table the view can read back, none it derives itself.
+    for (const auto& gauge : musatop::metrics::kGpuMetrics)
+        EXPECT_EQ(has(query, std::string(gauge.name) + "|") || has(query, std::string(gauge.name) + "\""),
+                  gauge.derived == musatop::metrics::Derived::none)
+            << gauge.name;
     EXPECT_TRUE(query.ends_with("\",job=\"musatop\"}")) << query;
     EXPECT_FALSE(has(query, " or "));  // one selector: `or up{…}` cost Prometheus more than the rest
 }
@@ -151,4 +158,32 @@ TEST(ClusterSampler, AHistoryAReaderHoldsNeverChangesUnderIt) {
         EXPECT_DOUBLE_EQ(last_util(*held.history), 10.0);
         EXPECT_DOUBLE_EQ(last_util(*sampler.node_frame("gpu01:9499").history), expected);
     }
+}
+
+TEST(MetricTable, EveryGaugeReadsBackWhatItExports) {
+    // Each member-backed gauge: a value through the series and back is the value.
+    musatop::Device device;
+    device.gpu_utilization_percent = 64.6;
+    device.memory_used_bytes = 123456789;
+    device.graphics_clock_mhz = 1750.5;
+    device.retired_pages_pending = true;
+    device.pcie_link_width_current = 16;
+    musatop::Device back;
+    for (const auto& gauge : musatop::metrics::kGpuMetrics) {
+        if (const auto value = musatop::metrics::series_value(gauge, device))
+            musatop::metrics::read_back(gauge, back, *value);
+    }
+    EXPECT_EQ(back.gpu_utilization_percent, 64.6);
+    EXPECT_EQ(back.memory_used_bytes, 123456789);
+    EXPECT_EQ(back.graphics_clock_mhz, 1750.5);
+    EXPECT_EQ(back.retired_pages_pending, true);
+    EXPECT_EQ(back.pcie_link_width_current, 16);
+    EXPECT_FALSE(back.temperature_c);  // unknown stays unknown
+    EXPECT_DOUBLE_EQ(
+        *musatop::metrics::series_value(*musatop::metrics::find_gpu_metric("musatop_gpu_utilization_ratio"), device), 0.646);
+    EXPECT_EQ(musatop::metrics::series_value(*musatop::metrics::find_gpu_metric("musatop_gpu_graphics_clock_hertz"), device),
+              1750.5e6);
+    musatop::Device absurd;
+    musatop::metrics::read_back(*musatop::metrics::find_gpu_metric("musatop_gpu_memory_used_bytes"), absurd, 1e300);
+    EXPECT_FALSE(absurd.memory_used_bytes);  // no integer holds it: unknown, not a wrapped number
 }

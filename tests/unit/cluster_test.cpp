@@ -336,3 +336,19 @@ TEST(PrometheusView, TargetsGiveTheScrapeIntervalAndLastErrors) {
                             R"({"status":7,"error":[]})"})
         (void)cluster_from_prometheus(odd, WallTime{}, Seconds(1), {});
 }
+
+TEST(ClusterJson, TextFromNodesIsEscapedAsTheLocalJsonIs) {
+    ClusterTracker tracker({"gpu\xc2\x9b" "01:9499", "bad\xff:9499"}, musatop::Seconds(10));
+    const auto t0 = WallTime(std::chrono::seconds(1800000000));
+    tracker.record(0, no_answer("refused\xc2\x85\x7f\xe2\x80\xae"), t0);
+    tracker.record(1, no_answer("x"), t0);
+    const std::string text = render_cluster_json(tracker.view(t0), ViewFilter{});
+    for (const char* raw : {"\xc2\x9b", "\xc2\x85", "\xe2\x80\xae", "\xff"})
+        EXPECT_EQ(text.find(raw), std::string::npos) << text;
+    EXPECT_NE(text.find("\\u009B"), std::string::npos) << text;
+    EXPECT_NE(text.find("\\u202E"), std::string::npos) << text;
+    const auto doc = nlohmann::ordered_json::parse(text);
+    EXPECT_EQ(doc["nodes"][0]["address"], "gpu\xc2\x9b" "01:9499");
+    EXPECT_EQ(doc["nodes"][1]["address"], "bad\xef\xbf\xbd:9499");  // invalid UTF-8 is U+FFFD
+    EXPECT_EQ(doc["errors"].size(), 2u);
+}

@@ -1,0 +1,58 @@
+// The agent's Prometheus series, named once for both of their ends: `musatop serve`
+// renders /metrics from this table, and the cluster view's Prometheus mode builds
+// its query from it and reads the series back through it, units included (a
+// series in base units, a Device member in the model's: percent, MHz). The
+// metric names are a contract (../shared/spec/cluster.md); a new GPU reading is
+// one row here.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <variant>
+
+#include "musatop/model/snapshot.hpp"
+
+namespace musatop::metrics {
+
+// Families with labels rather than a per-GPU value.
+inline constexpr std::string_view kBuildInfo = "musatop_build_info";
+inline constexpr std::string_view kHostInfo = "musatop_host_info";
+inline constexpr std::string_view kHostHealthFindings = "musatop_host_health_findings";
+inline constexpr std::string_view kGpuInfo = "musatop_gpu_info";
+inline constexpr std::string_view kCollectSuccess = "musatop_collect_success";
+inline constexpr std::string_view kCollectTimestamp = "musatop_collect_timestamp_seconds";
+inline constexpr std::string_view kCollectDuration = "musatop_collect_duration_seconds";
+inline constexpr std::string_view kCollectErrors = "musatop_collect_errors_total";
+inline constexpr std::string_view kProcessGpuMemory = "musatop_process_gpu_memory_bytes";
+inline constexpr std::string_view kProcessInfo = "musatop_process_info";
+
+// A GPU gauge computed from the snapshot rather than read from one member.
+enum class Derived { none, process_count, health_findings };
+
+struct GpuMetric {
+    std::string_view name;
+    std::string_view help;
+    // The member it exports; std::monostate for a Derived one.
+    std::variant<std::monostate, std::optional<double> Device::*, std::optional<std::int64_t> Device::*,
+                 std::optional<bool> Device::*>
+        member;
+    // series value = member value × 10^power (percent → ratio: -2; MHz → Hz: 6). A
+    // power rather than a factor: dividing by 100 is exact where × 0.01 is not.
+    int power = 0;
+    bool drawn = false;  // the cluster screen and --once show it (Prometheus mode asks for it first)
+    Derived derived = Derived::none;
+};
+
+extern const std::array<GpuMetric, 23> kGpuMetrics;
+
+// The series value of a member-backed metric; none when unknown or not finite.
+std::optional<double> series_value(const GpuMetric& metric, const Device& device);
+// The inverse: a series value back into the member, in the model's unit (whole
+// numbers rounded). Derived metrics are not read back.
+void read_back(const GpuMetric& metric, Device& device, double value);
+// The row named `name`, if the table has one.
+const GpuMetric* find_gpu_metric(std::string_view name);
+
+}  // namespace musatop::metrics
