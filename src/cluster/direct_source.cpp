@@ -10,7 +10,7 @@ std::unique_ptr<net::HttpClient> make_node_client(const std::vector<NodeAddress>
     client.timeout = settings.timeout;
     client.max_body_bytes = settings.max_body_bytes;
     client.ca_file = settings.ca_file;
-    client.conditional = true;
+    client.conditional = settings.conditional;
     std::vector<net::Route> routes;
     routes.reserve(nodes.size());
     for (const auto& node : nodes) routes.push_back(net::Route{net::Endpoint{node.https, node.host, node.port}, {}, {}});

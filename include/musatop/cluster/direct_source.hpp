@@ -24,6 +24,7 @@ struct FetchSettings {
     std::optional<std::string> password;  // from --node-password-file, never the command line
     std::optional<std::string> ca_file;   // --node-ca, for https:// nodes
     std::size_t max_body_bytes = 16 << 20;
+    bool conditional = true;  // If-None-Match with each node's last ETag (off only to measure what it saves)
 };
 
 // The client for `nodes`: requests for /api/v1/snapshot, never through a proxy
