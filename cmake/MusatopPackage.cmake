@@ -26,7 +26,14 @@ install(FILES packaging/completions/_musatop DESTINATION ${CMAKE_INSTALL_DATADIR
 install(FILES packaging/completions/musatop.fish DESTINATION ${CMAKE_INSTALL_DATADIR}/fish/vendor_completions.d)
 # Installed, not enabled: the unit says how to enable it.
 set(MUSATOP_SYSTEMD_UNIT_DIR lib/systemd/system CACHE STRING "Where the musatop-serve unit goes, under the prefix")
-install(FILES packaging/musatop-serve.service DESTINATION ${MUSATOP_SYSTEMD_UNIT_DIR})
+# Its ExecStart names the binary where this install puts it (/usr/bin for the
+# packages, /usr/local/bin for `cmake --install` and the tarballs): written at
+# install time, when the prefix is known.
+install(CODE "
+  file(READ \"${PROJECT_SOURCE_DIR}/packaging/musatop-serve.service\" unit)
+  string(REPLACE \"ExecStart=/usr/bin/musatop\" \"ExecStart=\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_BINDIR}/musatop\" unit \"\${unit}\")
+  file(WRITE \"${PROJECT_BINARY_DIR}/musatop-serve.service\" \"\${unit}\")")
+install(FILES ${PROJECT_BINARY_DIR}/musatop-serve.service DESTINATION ${MUSATOP_SYSTEMD_UNIT_DIR})
 
 # /usr/share/doc/musatop: the README, the changelog and the copyright file.
 set(changelog ${PROJECT_BINARY_DIR}/doc/changelog.gz)
@@ -39,7 +46,13 @@ add_custom_command(
 add_custom_target(changelog ALL DEPENDS ${changelog})
 install(FILES README.md packaging/copyright ${changelog} DESTINATION ${CMAKE_INSTALL_DOCDIR})
 
-set(CPACK_GENERATOR DEB)
+# The dynamic build makes the Debian 12 package; the static (portable) build an
+# RPM for the RHEL family, Kylin and openEuler, its binary needing nothing.
+if(MUSATOP_STATIC)
+  set(CPACK_GENERATOR RPM)
+else()
+  set(CPACK_GENERATOR DEB)
+endif()
 set(CPACK_PACKAGE_NAME musatop)
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_PACKAGE_CONTACT "musatop developers <musatop-dev@lists.debian.net>")
@@ -62,4 +75,19 @@ It runs as an interactive terminal screen, prints one text or JSON snapshot
 for scripts, records and replays, and serves Prometheus metrics and the JSON
 snapshot over HTTP (musatop serve, with a systemd unit that is installed but
 not enabled). It reads the vendor tool mthreads-gmi, which it does not ship.")
+
+set(CPACK_RPM_FILE_NAME RPM-DEFAULT)  # musatop-0.3.0-1.x86_64.rpm
+set(CPACK_RPM_PACKAGE_RELEASE 1)
+set(CPACK_RPM_PACKAGE_LICENSE "GPL-3.0-only")
+set(CPACK_RPM_PACKAGE_GROUP "Applications/System")
+set(CPACK_RPM_PACKAGE_URL "https://github.com/musatop/musatop")
+set(CPACK_PACKAGE_VENDOR "musatop developers")
+set(CPACK_RPM_PACKAGE_ARCHITECTURE ${CMAKE_SYSTEM_PROCESSOR})
+set(CPACK_RPM_PACKAGE_AUTOREQ OFF)  # a static binary: nothing to require
+set(CPACK_RPM_PACKAGE_SUMMARY "Monitor for Moore Threads GPUs and their processes")
+string(REPLACE "\n.\n" "\n\n" CPACK_RPM_PACKAGE_DESCRIPTION "${CPACK_DEBIAN_PACKAGE_DESCRIPTION}")
+# The directories every system already owns are not the package's.
+set(CPACK_RPM_EXCLUDE_FROM_AUTO_FILELIST_ADDITION /usr/lib/systemd /usr/lib/systemd/system /usr/share/man
+    /usr/share/man/man1 /usr/share/bash-completion /usr/share/bash-completion/completions /usr/share/zsh
+    /usr/share/zsh/vendor-completions /usr/share/fish /usr/share/fish/vendor_completions.d /usr/share/doc)
 include(CPack)

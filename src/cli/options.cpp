@@ -42,6 +42,10 @@ double seconds_or_throw(const std::string& flag, const std::string& what, const 
 
 }  // namespace
 
+std::string version_text() {
+    return std::string("musatop ") + kVersion + " (" + kBuildKind + " build, " + kBuildArch + ")\n";
+}
+
 std::optional<std::set<std::int64_t>> parse_index_list(std::string_view text) {
     std::set<std::int64_t> values;
     std::size_t start = 0;
@@ -74,7 +78,7 @@ ParseResult parse_command_line(const std::vector<std::string>& args) {
     ParseResult result;
     Options& o = result.options;
     CLI::App app{"Monitor Moore Threads GPUs and the host processes that use them.", "musatop"};
-    app.set_version_flag("--version", std::string("musatop ") + kVersion, "Show the version and exit");
+    app.set_version_flag("--version", version_text(), "Show the version and exit");
     std::string interval = "1";
     std::string timeout = "3";
     std::optional<std::string> gpus, pids, user, job, container;
@@ -265,7 +269,7 @@ ParseResult parse_command_line(const std::vector<std::string>& args) {
         result.stdout_text = app.help();
     } catch (const CLI::CallForVersion&) {
         result.exit_code = 0;
-        result.stdout_text = std::string("musatop ") + kVersion + "\n";
+        result.stdout_text = version_text();
     } catch (const CLI::ParseError& error) {
         result.exit_code = 2;
         result.stderr_text = usage_error_text(error.what());

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 
 #include "musatop/net/endpoint.hpp"
@@ -59,6 +60,8 @@ Result<std::shared_ptr<TlsContext>> TlsContext::client(const std::optional<std::
         }
     } else {
         SSL_CTX_set_default_verify_paths(context);  // reads SSL_CERT_FILE / SSL_CERT_DIR
+        const auto bundle = system_ca_bundle("", X509_get_default_cert_file(), [](const char* name) { return std::getenv(name); });
+        if (bundle) SSL_CTX_load_verify_locations(context, bundle->c_str(), nullptr);
         ERR_clear_error();
     }
     return out;
@@ -82,6 +85,18 @@ SSL* TlsContext::session(int fd, const std::string& host) const {
         SSL_set_accept_state(ssl);
     }
     return ssl;
+}
+
+std::optional<std::string> system_ca_bundle(const std::string& root, const char* openssl_default_file,
+                                            const std::function<const char*(const char*)>& environment) {
+    for (const char* name : {"SSL_CERT_FILE", "SSL_CERT_DIR"}) {
+        const char* value = environment(name);
+        if (value && *value) return std::nullopt;
+    }
+    if (openssl_default_file && ::access((root + openssl_default_file).c_str(), R_OK) == 0) return std::nullopt;
+    for (const char* bundle : kCaBundles)
+        if (::access((root + bundle).c_str(), R_OK) == 0) return root + bundle;
+    return std::nullopt;
 }
 
 std::string tls_error_text(SSL* ssl, int result) {

@@ -9,6 +9,7 @@
 
 #include <curses.h>
 
+#include "musatop/output/sanitize.hpp"
 #include "musatop/util/text.hpp"
 #include "musatop/util/utf8.hpp"
 
@@ -75,10 +76,17 @@ Result<std::unique_ptr<CursesTerminal>> CursesTerminal::open(bool want_color, bo
     const char* term = std::getenv("TERM");
     if (!term || !*term) return Error{"TERM is not set; use --once or --json without a terminal"};
     std::unique_ptr<CursesTerminal> terminal(new CursesTerminal());
+    // ncurses searches TERMINFO and ~/.terminfo itself, then TERMINFO_DIRS, else the
+    // folders it was built with (this build's, not the host's distribution's).
+    const char* dirs = std::getenv("TERMINFO_DIRS");
+    if (!dirs || !*dirs) ::setenv("TERMINFO_DIRS", kTerminfoDirs, 1);
     SCREEN* screen = ::newterm(nullptr, stdout, stdin);
-    if (!screen)
-        return Error{std::string("cannot drive terminal type '") + term +
-                     "' (unknown to terminfo); set TERM to a known type, or use --once or --json"};
+    if (!screen) {
+        const char* own = std::getenv("TERMINFO");
+        return Error{std::string("cannot drive terminal type '") + sanitize(term) + "': no terminfo entry for it in " +
+                     (own && *own ? sanitize(own) + ", " : std::string()) + "~/.terminfo, " +
+                     sanitize(std::getenv("TERMINFO_DIRS")) + "; set TERM to a known type, or use --once or --json"};
+    }
     terminal->screen_ = screen;
     ::set_term(screen);
     // A terminal without cursor addressing (TERM=dumb, a printer) would get garbage.

@@ -5,7 +5,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <clocale>
 #include <iostream>
 
 #include "musatop/actions/process_actions.hpp"
@@ -13,6 +12,7 @@
 #include "musatop/sampler/sampler.hpp"
 #include "musatop/tui/controller.hpp"
 #include "musatop/tui/curses_terminal.hpp"
+#include "musatop/tui/locale_setup.hpp"
 #include "musatop/tui/screens/main_screen.hpp"
 #include "musatop/tui/terminal_guard.hpp"
 #include "musatop/util/version.hpp"
@@ -48,6 +48,7 @@ public:
         state_.compact = settings.compact;
         state_.trends_visible = settings.trends;
         choices_ = choices();
+        if (!terminal.startup_note.empty()) show_message(state_, terminal.startup_note, monotonic_now(), std::chrono::seconds(10));
     }
 
     void run() {
@@ -221,7 +222,7 @@ void run_screen_on(const TuiSettings& settings, FrameFeed& feed, CursesTerminal&
 }
 
 int run_on_terminal(bool color, bool mouse, const std::function<void(CursesTerminal&)>& screen) {
-    std::setlocale(LC_CTYPE, "");
+    const auto locale_note = set_up_locale();
     std::string failure;
     int signal_received = 0;
     {
@@ -230,6 +231,7 @@ int run_on_terminal(bool color, bool mouse, const std::function<void(CursesTermi
         if (!terminal.ok()) {
             failure = terminal.error();
         } else {
+            terminal.value()->startup_note = locale_note.value_or("");
             try {
                 screen(*terminal.value());
             } catch (const std::exception& error) {

@@ -111,4 +111,7 @@ std::optional<std::set<std::int64_t>> parse_index_list(std::string_view text);
 // checks are the caller's.
 std::optional<double> parse_seconds(std::string_view text);
 
+// "musatop 0.3.0 (static build, x86_64)": which binary this is.
+std::string version_text();
+
 }  // namespace musatop::cli

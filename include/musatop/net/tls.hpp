@@ -3,6 +3,7 @@
 // SSL_CERT_DIR honoured) with the server's name verified.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -31,6 +32,22 @@ private:
     explicit TlsContext(SSL_CTX* context) : context_(context) {}
     SSL_CTX* context_;
 };
+
+// Where distributions keep their CA bundle: Debian, Ubuntu, Alpine; RHEL, Rocky,
+// Kylin, openEuler (two places); SUSE; the BSD-style one some images carry.
+inline constexpr const char* kCaBundles[] = {
+    "/etc/ssl/certs/ca-certificates.crt",         "/etc/pki/tls/certs/ca-bundle.crt",
+    "/etc/pki/ca-trust/extracted/pem/tls-ca-bundle.pem", "/etc/ssl/ca-bundle.pem",
+    "/var/lib/ca-certificates/ca-bundle.pem",     "/etc/ssl/cert.pem",
+};
+
+// The CA bundle to load when neither --node-ca/--prometheus-ca nor SSL_CERT_FILE /
+// SSL_CERT_DIR says: none when OpenSSL's own default file exists (it is read
+// anyway), else the first of kCaBundles under `root` ("" for /) that exists. A
+// static binary carries the defaults of the distribution it was built on, which
+// another distribution does not share.
+std::optional<std::string> system_ca_bundle(const std::string& root, const char* openssl_default_file,
+                                            const std::function<const char*(const char*)>& environment);
 
 // Why the last TLS call failed, worded for a node's error column: "certificate
 // verify failed: self-signed certificate", "the server's name does not match".

@@ -15,6 +15,8 @@ namespace musatop::tui {
 class CursesTerminal {
 public:
     // Fails with a message (never exits) when TERM is unknown or the terminal unusable.
+    // Terminfo is searched in TERMINFO, ~/.terminfo, TERMINFO_DIRS, then the folders
+    // every distribution uses (kTerminfoDirs), wherever this binary was built.
     // With `want_mouse`, clicks and the wheel arrive as KeyKind::mouse: reporting
     // mode 1000 with SGR 1006 coordinates, decoded here whatever TERM says (tmux
     // and screen entries know only the old X10 form). Off again when destroyed.
@@ -30,6 +32,8 @@ public:
     void draw(const Canvas& canvas);
     void repaint_everything();  // Ctrl-L
     int palette_size() const { return palette_size_; }
+    // Said once on the first screen (why it draws ASCII, say); empty for nothing.
+    std::string startup_note;
 
 private:
     CursesTerminal() = default;
@@ -44,6 +48,10 @@ private:
     short unknown_pair_ = 0;
     short metric_pairs_[4] = {0, 0, 0, 0};  // cpu, ram, vram, util
 };
+
+// Where distributions keep terminfo: Debian /lib and /usr/share, Alpine /etc,
+// older Unixes /usr/share/lib; searched when TERMINFO_DIRS does not say.
+inline constexpr const char* kTerminfoDirs = "/etc/terminfo:/lib/terminfo:/usr/share/terminfo:/usr/lib/terminfo:/usr/share/lib/terminfo";
 
 // True when the locale's character set is UTF-8 (else the screen falls back to ASCII).
 bool locale_is_utf8();

@@ -1,11 +1,12 @@
 #include "musatop/collection/procfs/process_enricher.hpp"
 
-#include <pwd.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
+#include <cstdlib>
+#include <set>
 
 #include "musatop/collection/procfs/cgroup_parse.hpp"
 #include "musatop/collection/procfs/live_process.hpp"
@@ -23,13 +24,9 @@ ProcessStatus status_for(int error) { return is_gone(error) ? ProcessStatus::exi
 }  // namespace
 
 std::string username_for_uid(std::uint32_t uid) {
-    long size = ::sysconf(_SC_GETPW_R_SIZE_MAX);
-    std::vector<char> buffer(static_cast<std::size_t>(size > 0 ? size : 16384));
-    passwd entry{};
-    passwd* found = nullptr;
-    if (::getpwuid_r(uid, &entry, buffer.data(), buffer.size(), &found) == 0 && found && found->pw_name)
-        return found->pw_name;
-    return std::to_string(uid);
+    UserNames names(std::getenv("PATH") ? std::getenv("PATH") : "");
+    names.resolve({uid});
+    return names.name(uid);
 }
 
 ProcessEnricher::ProcessEnricher(std::string proc_root)
@@ -85,7 +82,7 @@ ProcessEnricher::Lookup ProcessEnricher::look_up(std::int64_t pid, double wall_s
         lookup.status = ProcessStatus::unverified;
         return lookup;
     }
-    if (const auto uid = parse_status_real_uid(status_file.content)) lookup.username = username_for_uid(*uid);
+    lookup.uid = parse_status_real_uid(status_file.content);
 
     const auto cmdline = read_file(dir + "/cmdline");
     if (!cmdline.ok()) {
@@ -138,12 +135,17 @@ void ProcessEnricher::enrich(std::vector<GpuProcess>& rows, WallTime wall_now,
     const double wall_seconds = std::chrono::duration<double>(wall_now.time_since_epoch()).count();
     std::map<std::int64_t, Primed> next_cache;
     std::map<std::int64_t, Lookup> lookups;
+    std::set<std::uint32_t> uids;
+    for (const auto& row : rows) {
+        if (lookups.count(row.pid)) continue;
+        const auto& lookup = lookups.emplace(row.pid, look_up(row.pid, wall_seconds, mono_now, next_cache)).first->second;
+        if (lookup.uid) uids.insert(*lookup.uid);
+    }
+    user_names_.resolve(uids);  // one getent call at most, for the UIDs /etc/passwd lacks
     for (auto& row : rows) {
-        auto found = lookups.find(row.pid);
-        if (found == lookups.end()) found = lookups.emplace(row.pid, look_up(row.pid, wall_seconds, mono_now, next_cache)).first;
-        const Lookup& lookup = found->second;
+        const Lookup& lookup = lookups.at(row.pid);
         row.status = lookup.status;
-        row.username = lookup.username;
+        row.username = lookup.uid ? std::optional(user_names_.name(*lookup.uid)) : std::nullopt;
         if (lookup.command) row.command = lookup.command;
         row.rss_bytes = lookup.rss_bytes;
         row.create_time = lookup.create_time;

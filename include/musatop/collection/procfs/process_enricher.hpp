@@ -2,6 +2,10 @@
 // creation and running time, CPU% between samples, and a status.
 #pragma once
 
+#include <cstdlib>
+
+#include "musatop/collection/procfs/user_names.hpp"
+
 #include <chrono>
 #include <cstdint>
 #include <map>
@@ -33,7 +37,7 @@ private:
     };
     struct Lookup {
         ProcessStatus status = ProcessStatus::unverified;
-        std::optional<std::string> username;
+        std::optional<std::uint32_t> uid;
         std::optional<std::string> command;
         std::optional<std::int64_t> rss_bytes;
         std::optional<double> create_time;
@@ -48,6 +52,7 @@ private:
     std::optional<std::int64_t> boot_time();
 
     std::string root_;
+    UserNames user_names_{std::getenv("PATH") ? std::getenv("PATH") : ""};
     std::optional<std::string> unverified_reason_;
     std::map<std::int64_t, Primed> cache_;
     std::optional<std::int64_t> boot_time_;

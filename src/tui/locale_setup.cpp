@@ -1,0 +1,32 @@
+#include "musatop/tui/locale_setup.hpp"
+
+#include <clocale>
+#include <cstdlib>
+
+#include "musatop/tui/curses_terminal.hpp"
+#include "musatop/util/text.hpp"
+
+namespace musatop::tui {
+
+bool environment_asks_for_utf8(const std::function<const char*(const char*)>& environment) {
+    for (const char* name : {"LC_ALL", "LC_CTYPE", "LANG"}) {
+        const char* value = environment(name);
+        if (!value || !*value) continue;  // POSIX: the first one set decides
+        std::string folded = text::fold_case(value);
+        std::erase(folded, '-');
+        return folded.find("utf8") != std::string::npos;
+    }
+    return false;
+}
+
+std::optional<std::string> set_up_locale() {
+    const bool loaded = std::setlocale(LC_CTYPE, "") != nullptr;
+    if (locale_is_utf8()) return std::nullopt;
+    if (!environment_asks_for_utf8([](const char* name) { return std::getenv(name); })) return std::nullopt;
+    for (const char* fallback : {"C.UTF-8", "C.utf8"})
+        if (std::setlocale(LC_CTYPE, fallback) && locale_is_utf8()) return std::nullopt;
+    return std::string(loaded ? "the locale is not UTF-8" : "the locale the environment names is not installed") +
+           " and this host has no C.UTF-8: drawing in ASCII (--ascii)";
+}
+
+}  // namespace musatop::tui
