@@ -84,6 +84,7 @@ set(CPACK_RPM_PACKAGE_URL "https://github.com/musatop/musatop")
 set(CPACK_PACKAGE_VENDOR "musatop developers")
 set(CPACK_RPM_PACKAGE_ARCHITECTURE ${CMAKE_SYSTEM_PROCESSOR})
 set(CPACK_RPM_PACKAGE_AUTOREQ OFF)  # a static binary: nothing to require
+set(CPACK_RPM_SPEC_MORE_DEFINE "%define packager ${CPACK_PACKAGE_CONTACT}")
 set(CPACK_RPM_PACKAGE_SUMMARY "Monitor for Moore Threads GPUs and their processes")
 string(REPLACE "\n.\n" "\n\n" CPACK_RPM_PACKAGE_DESCRIPTION "${CPACK_DEBIAN_PACKAGE_DESCRIPTION}")
 # The directories every system already owns are not the package's.

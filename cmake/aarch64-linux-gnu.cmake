@@ -8,3 +8,5 @@ set(CMAKE_CXX_COMPILER aarch64-linux-gnu-g++)
 set(CMAKE_LIBRARY_ARCHITECTURE aarch64-linux-gnu)
 # Run nothing built here on this machine (qemu-user runs the tests).
 set(CMAKE_CROSSCOMPILING_EMULATOR qemu-aarch64-static)
+# pkg-config (which FindOpenSSL asks first) must see the arm64 .pc files only.
+set(ENV{PKG_CONFIG_LIBDIR} /usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig)

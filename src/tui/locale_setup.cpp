@@ -2,6 +2,7 @@
 
 #include <clocale>
 #include <cstdlib>
+#include <string>
 
 #include "musatop/tui/curses_terminal.hpp"
 #include "musatop/util/text.hpp"
@@ -25,8 +26,8 @@ std::optional<std::string> set_up_locale() {
     if (!environment_asks_for_utf8([](const char* name) { return std::getenv(name); })) return std::nullopt;
     for (const char* fallback : {"C.UTF-8", "C.utf8"})
         if (std::setlocale(LC_CTYPE, fallback) && locale_is_utf8()) return std::nullopt;
-    return std::string(loaded ? "the locale is not UTF-8" : "the locale the environment names is not installed") +
-           " and this host has no C.UTF-8: drawing in ASCII (--ascii)";
+    // Short enough for an 80-column status line.
+    return std::string(loaded ? "locale not UTF-8" : "locale not installed") + ", no C.UTF-8: drawing in ASCII";
 }
 
 }  // namespace musatop::tui
