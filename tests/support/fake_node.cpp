@@ -32,36 +32,23 @@ std::string reply(const std::string& type, const std::string& body) {
 
 FakeNode::FakeNode(Behaviour behaviour, std::string body, std::chrono::milliseconds delay)
     : behaviour_(behaviour), body_(std::move(body)), delay_(delay) {
-    listen_fd_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t length = sizeof address;
-    if (listen_fd_ < 0 || ::bind(listen_fd_, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 ||
-        ::listen(listen_fd_, 64) != 0 || ::getsockname(listen_fd_, reinterpret_cast<sockaddr*>(&address), &length) != 0 ||
-        ::pipe2(stop_pipe_, O_CLOEXEC) != 0)
-        throw std::runtime_error("FakeNode: cannot listen");
-    port_ = ntohs(address.sin_port);
     thread_ = std::thread([this] { serve(); });
 }
 
 FakeNode::~FakeNode() {
-    if (::write(stop_pipe_[1], "x", 1) < 0) {
-        // the thread then ends at its next poll timeout
-    }
+    listener_.stop();
     thread_.join();
-    for (int fd : {listen_fd_, stop_pipe_[0], stop_pipe_[1]}) ::close(fd);
 }
 
 void FakeNode::serve() {
     std::vector<int> held;  // `silent` keeps every connection open, unanswered
     bool stopping = false;
     while (!stopping) {
-        pollfd fds[2] = {{listen_fd_, POLLIN, 0}, {stop_pipe_[0], POLLIN, 0}};
+        pollfd fds[2] = {{listener_.fd, POLLIN, 0}, {listener_.stop_pipe[0], POLLIN, 0}};
         if (::poll(fds, 2, 1000) < 0) continue;
         if (fds[1].revents) break;
         if (!(fds[0].revents & POLLIN)) continue;
-        const int fd = ::accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC);
+        const int fd = ::accept4(listener_.fd, nullptr, nullptr, SOCK_CLOEXEC);
         if (fd < 0) continue;
         ++requests_;
         char buffer[4096];
@@ -86,7 +73,7 @@ void FakeNode::serve() {
                 break;
             }
             case Behaviour::slow: {
-                pollfd stop{stop_pipe_[0], POLLIN, 0};
+                pollfd stop{listener_.stop_pipe[0], POLLIN, 0};
                 stopping = ::poll(&stop, 1, static_cast<int>(delay_.count())) > 0;
                 if (!stopping) send_all(fd, reply("application/json", body_));
                 break;

@@ -9,6 +9,8 @@
 #include <string>
 #include <thread>
 
+#include "loopback_listener.hpp"
+
 namespace musatop::testing {
 
 class FakeNode {
@@ -22,9 +24,9 @@ public:
     FakeNode& operator=(const FakeNode&) = delete;
     ~FakeNode();
 
-    int port() const { return port_; }
+    int port() const { return listener_.port; }
     int requests() const { return requests_.load(); }  // accepted so far
-    std::string address() const { return "127.0.0.1:" + std::to_string(port_); }
+    std::string address() const { return "127.0.0.1:" + std::to_string(listener_.port); }
 
 private:
     void serve();
@@ -32,9 +34,7 @@ private:
     Behaviour behaviour_;
     std::string body_;
     std::chrono::milliseconds delay_;
-    int listen_fd_ = -1;
-    int stop_pipe_[2] = {-1, -1};
-    int port_ = 0;
+    LoopbackListener listener_{"FakeNode"};
     std::atomic<int> requests_{0};
     std::thread thread_;
 };

@@ -42,26 +42,13 @@ int loopback_port(std::string text) {
 }  // namespace
 
 FakeProxy::FakeProxy() {
-    listen_fd_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t length = sizeof address;
-    if (listen_fd_ < 0 || ::bind(listen_fd_, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 ||
-        ::listen(listen_fd_, 64) != 0 || ::getsockname(listen_fd_, reinterpret_cast<sockaddr*>(&address), &length) != 0 ||
-        ::pipe2(stop_pipe_, O_CLOEXEC) != 0)
-        throw std::runtime_error("FakeProxy: cannot listen");
-    port_ = ntohs(address.sin_port);
     thread_ = std::thread([this] { accept_loop(); });
 }
 
 FakeProxy::~FakeProxy() {
-    if (::write(stop_pipe_[1], "x", 1) < 0) {
-        // every loop also ends at its next poll timeout
-    }
+    listener_.stop();
     thread_.join();
     for (auto& t : connections_) t.join();
-    for (int fd : {listen_fd_, stop_pipe_[0], stop_pipe_[1]}) ::close(fd);
 }
 
 std::vector<std::string> FakeProxy::heads() const {
@@ -77,11 +64,11 @@ std::vector<std::string> FakeProxy::request_lines() const {
 
 void FakeProxy::accept_loop() {
     for (;;) {
-        pollfd fds[2] = {{listen_fd_, POLLIN, 0}, {stop_pipe_[0], POLLIN, 0}};
+        pollfd fds[2] = {{listener_.fd, POLLIN, 0}, {listener_.stop_pipe[0], POLLIN, 0}};
         if (::poll(fds, 2, 1000) < 0) continue;
         if (fds[1].revents) return;
         if (!(fds[0].revents & POLLIN)) continue;
-        const int fd = ::accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC);
+        const int fd = ::accept4(listener_.fd, nullptr, nullptr, SOCK_CLOEXEC);
         if (fd >= 0) connections_.emplace_back([this, fd] { relay(fd); });
     }
 }
@@ -90,7 +77,7 @@ void FakeProxy::relay(int client) {
     std::string head;
     char buffer[16384];
     while (head.find("\r\n\r\n") == std::string::npos) {
-        pollfd fds[2] = {{client, POLLIN, 0}, {stop_pipe_[0], POLLIN, 0}};
+        pollfd fds[2] = {{client, POLLIN, 0}, {listener_.stop_pipe[0], POLLIN, 0}};
         if (::poll(fds, 2, 5000) <= 0 || fds[1].revents) return (void)::close(client);
         const ssize_t n = ::recv(client, buffer, sizeof buffer, 0);
         if (n <= 0) return (void)::close(client);
@@ -112,7 +99,7 @@ void FakeProxy::relay(int client) {
     const bool started = tunnel ? send_all(client, "HTTP/1.1 200 Connection established\r\n\r\n") && send_all(server, head.substr(head_end))
                                 : send_all(server, head);
     for (bool open = started; open;) {
-        pollfd fds[3] = {{client, POLLIN, 0}, {server, POLLIN, 0}, {stop_pipe_[0], POLLIN, 0}};
+        pollfd fds[3] = {{client, POLLIN, 0}, {server, POLLIN, 0}, {listener_.stop_pipe[0], POLLIN, 0}};
         if (::poll(fds, 3, 10000) <= 0 || fds[2].revents) break;
         for (int side = 0; side < 2 && open; ++side) {
             if (!fds[side].revents) continue;

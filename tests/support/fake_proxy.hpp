@@ -9,6 +9,8 @@
 #include <mutex>
 #include <string>
 #include <thread>
+
+#include "loopback_listener.hpp"
 #include <vector>
 
 namespace musatop::testing {
@@ -20,7 +22,7 @@ public:
     FakeProxy& operator=(const FakeProxy&) = delete;
     ~FakeProxy();
 
-    std::string url() const { return "http://127.0.0.1:" + std::to_string(port_); }
+    std::string url() const { return "http://127.0.0.1:" + std::to_string(listener_.port); }
     std::vector<std::string> request_lines() const;  // "CONNECT 127.0.0.1:9 HTTP/1.1", ...
     std::vector<std::string> heads() const;          // the whole heads, for header checks
 
@@ -28,9 +30,7 @@ private:
     void accept_loop();
     void relay(int client);
 
-    int listen_fd_ = -1;
-    int stop_pipe_[2] = {-1, -1};
-    int port_ = 0;
+    LoopbackListener listener_{"FakeProxy"};
     mutable std::mutex mutex_;
     std::vector<std::string> heads_;
     std::vector<std::thread> connections_;
