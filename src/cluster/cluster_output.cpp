@@ -90,9 +90,9 @@ std::string header_line(const NodeView& node, WallTime now) {
 }
 
 std::string process_text(const GpuProcess& p, const TextOptions& options) {
-    std::string who = sanitize(p.username.value_or("?"));
+    std::string who = sanitize(p.username.value_or("??"));  // cluster.md §4: ?? for an unknown value
     if (options.show_pid) who += "/" + std::to_string(p.pid);
-    if (options.show_cmd) who += ":" + sanitize(p.command.value_or("?"));
+    if (options.show_cmd) who += ":" + sanitize(p.command.value_or("??"));
     return who + "(" + mib(p.gpu_memory_bytes) + "M)";
 }
 

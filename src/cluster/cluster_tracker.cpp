@@ -8,14 +8,6 @@
 namespace musatop::cluster {
 namespace {
 
-// One line, at most 200 bytes: errors come from other machines.
-std::string one_line(std::string text) {
-    for (char& c : text)
-        if (c == '\n' || c == '\r' || c == '\t') c = ' ';
-    if (text.size() > 200) text = text.substr(0, 200) + "...";
-    return std::string(text::trim(text));
-}
-
 std::string why_unusable(const std::string& body, const std::string& parse_error) {
     const auto start = text::trim(body);
     if (start.empty()) return "an empty answer, not a musatop snapshot";
@@ -36,6 +28,13 @@ void settle(NodeView& node) {
 }
 
 }  // namespace
+
+std::string one_line(std::string text) {
+    for (char& c : text)
+        if (c == '\n' || c == '\r' || c == '\t') c = ' ';
+    if (text.size() > 200) text = text.substr(0, 200) + "...";
+    return std::string(text::trim(text));
+}
 
 ClusterTracker::ClusterTracker(std::vector<std::string> addresses, Seconds stale_after) : stale_after_(stale_after) {
     for (auto& address : addresses) {

@@ -2,6 +2,7 @@
 
 #include "musatop/net/api.hpp"
 #include "musatop/net/base64.hpp"
+#include "musatop/output/json_input.hpp"
 
 namespace musatop::cluster {
 
@@ -9,6 +10,7 @@ std::unique_ptr<net::HttpClient> make_node_client(const std::vector<NodeAddress>
     net::ClientSettings client;
     client.timeout = settings.timeout;
     client.max_body_bytes = settings.max_body_bytes;
+    client.spare_bytes = kJsonPaddingBytes;  // the snapshot reader reads the answer where it lies
     client.ca_file = settings.ca_file;
     client.conditional = settings.conditional;
     std::vector<net::Route> routes;

@@ -2,8 +2,9 @@
 
 #include <algorithm>
 #include <charconv>
-#include <set>
+#include <unordered_set>
 
+#include "musatop/net/endpoint.hpp"
 #include "musatop/util/text.hpp"
 
 namespace musatop::cluster {
@@ -41,6 +42,8 @@ std::vector<std::string> expand_ranges(std::string_view ranges, std::string_view
             if (step < 1) throw Invalid{"'" + std::string(pattern) + "': a step must be 1 or more"};
         }
         const auto dash = range.find('-');
+        if (step != 1 && dash == std::string_view::npos)  // as ClusterShell: steps go with ranges
+            throw Invalid{"'" + std::string(pattern) + "': a step needs a range (" + std::string(part) + ")"};
         const std::string_view low_text = range.substr(0, dash);
         const long low = number(low_text, pattern);
         const long high = dash == std::string_view::npos ? low : number(range.substr(dash + 1), pattern);
@@ -132,6 +135,9 @@ std::vector<NodeAddress> parse_entry(std::string_view entry) {
         }
         if (host.empty() || !host_chars_ok(host))
             throw Invalid{"'" + std::string(entry) + "': '" + std::string(host) + "' is not a host name"};
+        // Digits and dots only: an IPv4 address or nothing (127.2.300.4 is not looked up in DNS).
+        if (host.find_first_not_of("0123456789.") == std::string_view::npos && !net::is_ip_literal(host))
+            throw Invalid{"'" + std::string(entry) + "': '" + std::string(host) + "' is not an IPv4 address"};
         node.host = std::string(host);
         out.push_back(std::move(node));
     }
@@ -178,7 +184,7 @@ std::vector<std::string> split_node_list(std::string_view list) {
 
 Result<std::vector<NodeAddress>> parse_node_list(std::string_view list) {
     std::vector<NodeAddress> nodes;
-    std::set<std::string> seen;
+    std::unordered_set<std::string> seen;  // linear in the list, whatever its length
     try {
         for (const auto& entry : split_node_list(list))
             for (auto& node : parse_entry(entry)) {

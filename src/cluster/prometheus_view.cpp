@@ -1,5 +1,6 @@
 // The pure half of Prometheus mode: an /api/v1/query answer into a ClusterSnapshot.
 #include <array>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 
@@ -53,19 +54,35 @@ struct Instance {
     bool devices_failed = false, processes_failed = false;
     bool has_process_series = false;
     bool any_musatop = false;
+    std::optional<std::string> too_large;  // a cap was passed: the node is an error
+    // Where each GPU and process row is, so that every sample costs a lookup, not a
+    // walk over the rows (100,000 process series took 30 s that way).
+    std::map<std::int64_t, std::size_t> device_at;
+    std::map<std::pair<std::int64_t, std::int64_t>, std::size_t> process_at;
 };
 
-Device& device(Snapshot& s, const Element& metric) {
-    const std::string gpu = label(metric, "gpu");
-    std::int64_t index = 0;
-    std::sscanf(gpu.c_str(), "%ld", &index);
-    for (auto& d : s.devices)
-        if (d.index == index) return d;
+std::int64_t integer_label(const Element& metric, const char* name) {
+    const std::string text = label(metric, name);
+    std::int64_t value = 0;
+    std::from_chars(text.data(), text.data() + text.size(), value);
+    return value;
+}
+
+// The GPU of a sample, made on its first series; none past the cap.
+Device* device(Instance& in, const Element& metric) {
+    const std::int64_t index = integer_label(metric, "gpu");
+    const auto found = in.device_at.find(index);
+    if (found != in.device_at.end()) return &in.snapshot.devices[found->second];
+    if (in.snapshot.devices.size() >= kMaxDevicesPerNode) {
+        in.too_large = "more than " + std::to_string(kMaxDevicesPerNode) + " GPUs";
+        return nullptr;
+    }
     Device d;
     d.index = index;
     d.uuid = known(label(metric, "uuid"));
-    s.devices.push_back(d);
-    return s.devices.back();
+    in.device_at.emplace(index, in.snapshot.devices.size());
+    in.snapshot.devices.push_back(d);
+    return &in.snapshot.devices.back();
 }
 
 // The series with labels the view reads, each with what it fills in. With the GPU
@@ -93,16 +110,22 @@ const std::array<InstanceSeries, 6> kInstanceSeries = {{
      }},
     {metrics::kGpuInfo,
      [](Instance& in, const Element& metric, double) {
-         Device& d = device(in.snapshot, metric);
-         d.name = known(label(metric, "name"));
-         d.bus_id = known(label(metric, "bus_id"));
+         Device* d = device(in, metric);
+         if (!d) return;
+         d->name = known(label(metric, "name"));
+         d->bus_id = known(label(metric, "bus_id"));
      }},
     {metrics::kProcessGpuMemory,
      [](Instance& in, const Element& metric, double value) {
          in.has_process_series = true;
+         if (in.snapshot.processes.size() >= kMaxProcessesPerNode) {
+             in.too_large = "more than " + std::to_string(kMaxProcessesPerNode) + " process rows";
+             return;
+         }
          GpuProcess p;
-         std::sscanf(label(metric, "gpu").c_str(), "%ld", &p.device_index);
-         std::sscanf(label(metric, "pid").c_str(), "%ld", &p.pid);
+         p.device_index = integer_label(metric, "gpu");
+         p.pid = integer_label(metric, "pid");
+         if (!in.process_at.emplace(std::pair(p.device_index, p.pid), in.snapshot.processes.size()).second) return;
          p.device_uuid = known(label(metric, "uuid"));
          p.username = known(label(metric, "user"));
          p.gpu_memory_bytes = std::llround(value);
@@ -111,11 +134,8 @@ const std::array<InstanceSeries, 6> kInstanceSeries = {{
      }},
     {metrics::kProcessInfo,
      [](Instance& in, const Element& metric, double) {
-         std::int64_t gpu = 0, pid = 0;
-         std::sscanf(label(metric, "gpu").c_str(), "%ld", &gpu);
-         std::sscanf(label(metric, "pid").c_str(), "%ld", &pid);
-         for (auto& p : in.snapshot.processes)
-             if (p.device_index == gpu && p.pid == pid) p.command = known(label(metric, "command"));
+         const auto found = in.process_at.find({integer_label(metric, "gpu"), integer_label(metric, "pid")});
+         if (found != in.process_at.end()) in.snapshot.processes[found->second].command = known(label(metric, "command"));
      }},
 }};
 
@@ -124,7 +144,8 @@ void add_sample(Instance& in, const std::string& name, const Element& metric, do
     for (const auto& series : kInstanceSeries)
         if (name == series.name) return series.read(in, metric, value);
     const auto* gauge = metrics::find_gpu_metric(name);
-    if (gauge && gauge->derived == metrics::Derived::none) metrics::read_back(*gauge, device(in.snapshot, metric), value);
+    if (gauge && gauge->derived == metrics::Derived::none)
+        if (Device* d = device(in, metric)) metrics::read_back(*gauge, *d, value);
 }
 
 NodeView node_of(const std::string& address, Instance& in, WallTime now, Seconds scrape_interval,
@@ -136,6 +157,11 @@ NodeView node_of(const std::string& address, Instance& in, WallTime now, Seconds
         const auto error = last_errors.find(address);
         node.error = "Prometheus cannot scrape it" +
                      (error != last_errors.end() && !error->second.empty() ? ": " + error->second : std::string());
+        return node;
+    }
+    if (in.too_large) {
+        node.state = NodeState::error;
+        node.error = "its series exceed the view's caps: " + *in.too_large;
         return node;
     }
     Snapshot& s = in.snapshot;
@@ -197,8 +223,14 @@ Result<ClusterSnapshot> cluster_from_prometheus(std::string_view answer, WallTim
         return Error{"Prometheus answered something other than JSON"};
     if (label(doc, "status") != "success") {
         const std::string error = label(doc, "error");
-        return Error{"Prometheus: " + (error.empty() ? std::string("query failed") : error)};
+        // Cut as node errors are: an error string from outside can be a megabyte.
+        return Error{"Prometheus: " + (error.empty() ? std::string("query failed") : one_line(error))};
     }
+    const Element* data_type = find(doc, "data");
+    const std::string type = data_type ? label(*data_type, "resultType") : std::string();
+    if (type != "vector")
+        return Error{"Prometheus answered " + (type.empty() ? std::string("no result type") : "a " + one_line(type)) +
+                     ", not the vector an instant query gives"};
     const Element* data = find(doc, "data");
     const Element* result = data ? find(*data, "result") : nullptr;
     if (!result || !result->IsArray()) return Error{"Prometheus: no vector in the answer"};
@@ -240,6 +272,30 @@ Result<ClusterSnapshot> cluster_from_prometheus(std::string_view answer, WallTim
     return cluster;
 }
 
+std::optional<Seconds> parse_prometheus_duration(std::string_view text) {
+    // Prometheus' own form: numbers with units, largest first ("1m30s", "500ms", "2h").
+    static constexpr std::pair<std::string_view, double> kUnits[] = {
+        {"ms", 0.001}, {"y", 365 * 86400}, {"w", 7 * 86400}, {"d", 86400}, {"h", 3600}, {"m", 60}, {"s", 1}};
+    if (text.empty()) return std::nullopt;
+    double total = 0;
+    while (!text.empty()) {
+        std::uint64_t amount = 0;
+        const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), amount);
+        if (error != std::errc{} || end == text.data()) return std::nullopt;
+        text.remove_prefix(static_cast<std::size_t>(end - text.data()));
+        bool matched = false;
+        for (const auto& [unit, seconds] : kUnits) {
+            if (!text.starts_with(unit)) continue;
+            total += static_cast<double>(amount) * seconds;
+            text.remove_prefix(unit.size());
+            matched = true;
+            break;
+        }
+        if (!matched) return std::nullopt;
+    }
+    return Seconds(total);
+}
+
 TargetsInfo parse_targets(std::string_view answer, const std::string& job) {
     TargetsInfo info;
     rapidjson::Document doc;
@@ -251,11 +307,8 @@ TargetsInfo parse_targets(std::string_view answer, const std::string& job) {
         const Element* found_labels = find(target, "labels");
         if (!found_labels || !found_labels->IsObject() || label(*found_labels, "job") != job) continue;
         const Element& labels = *found_labels;
-        const std::string interval = label(target, "scrapeInterval");
-        double amount = 0;
-        char unit = 's';
-        if (std::sscanf(interval.c_str(), "%lf%c", &amount, &unit) >= 1 && amount > 0)
-            info.scrape_interval = Seconds(amount * (unit == 'm' ? 60 : unit == 'h' ? 3600 : 1));
+        if (const auto interval = parse_prometheus_duration(label(target, "scrapeInterval")))
+            if (interval->count() > 0) info.scrape_interval = *interval;
         info.last_errors[label(labels, "instance")] = label(target, "lastError");
     }
     return info;

@@ -17,7 +17,7 @@ void Channel::SslFree::operator()(SSL* ssl) const { SSL_free(ssl); }
 Channel::Channel(Route route, ChannelContext context)
     : route_(std::move(route)),
       context_(context),
-      reader_(context.settings->max_body_bytes) {}
+      reader_(context.settings->max_body_bytes, context.settings->spare_bytes) {}
 
 void Channel::set_request(const Request& request) {
     const bool absolute = route_.proxy && !route_.target.tls;  // an http proxy forwards the whole URI

@@ -22,7 +22,7 @@ std::string_view value_of(std::string_view header) {
 }  // namespace
 
 void HttpResponseReader::reset(std::string body, bool head_only) {
-    *this = HttpResponseReader(max_body_);
+    *this = HttpResponseReader(max_body_, spare_);
     head_only_ = head_only;
     body_ = std::move(body);
     body_.clear();
@@ -96,7 +96,7 @@ HttpResponseReader::State HttpResponseReader::after_headers() {
         part_ = Part::chunk_size;
     } else if (length_) {
         if (*length_ > max_body_) return exceeded();
-        body_.reserve(*length_);  // one allocation, or none with the buffer kept
+        body_.reserve(*length_ + spare_);  // one allocation, or none with the buffer kept
         remaining_ = *length_;
         part_ = Part::body_length;
     } else {

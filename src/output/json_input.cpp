@@ -1,5 +1,6 @@
 #include "musatop/output/json_input.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <ctime>
@@ -65,31 +66,42 @@ std::optional<WallTime> parse_iso8601(std::string_view s) {
 constexpr unsigned kParseFlags = rapidjson::kParseIterativeFlag | rapidjson::kParseFullPrecisionFlag;
 
 struct JsonSnapshotReader::Parser {
+    Limits limits;
     rapidjson::Reader reader;  // keeps its stack between documents
-    std::string copy;          // a string_view's text, NUL-terminated
+    std::string copy;          // a text without the padding, copied into it
     std::size_t devices = 8, processes = 16;  // the last document's list sizes
 };
 
-JsonSnapshotReader::JsonSnapshotReader() : parser_(std::make_unique<Parser>()) {}
+JsonSnapshotReader::JsonSnapshotReader() : JsonSnapshotReader(Limits{}) {}
+JsonSnapshotReader::JsonSnapshotReader(Limits limits) : parser_(std::make_unique<Parser>()) { parser_->limits = limits; }
 JsonSnapshotReader::~JsonSnapshotReader() = default;
 JsonSnapshotReader::JsonSnapshotReader(JsonSnapshotReader&&) noexcept = default;
 JsonSnapshotReader& JsonSnapshotReader::operator=(JsonSnapshotReader&&) noexcept = default;
 
 Result<Snapshot> JsonSnapshotReader::read(std::string_view text) {
+    parser_->copy.reserve(text.size() + kJsonPaddingBytes);
     parser_->copy.assign(text);
-    return read(parser_->copy);
+    return read_padded(parser_->copy);
 }
 
 Result<Snapshot> JsonSnapshotReader::read(const std::string& text) {
+    if (text.capacity() - text.size() >= kJsonPaddingBytes) return read_padded(text);
+    return read(std::string_view(text));
+}
+
+Result<Snapshot> JsonSnapshotReader::read_padded(const std::string& text) {
     // The parser stops at a NUL: one inside the text would hide what follows it.
     if (std::memchr(text.data(), '\0', text.size())) return Error{"not JSON"};
     Snapshot snapshot;
     json_input::SnapshotHandler handler(snapshot, parser_->devices, parser_->processes);
+    handler.set_limits(parser_->limits.max_devices, parser_->limits.max_processes);
     rapidjson::StringStream stream(text.c_str());
-    if (parser_->reader.Parse<kParseFlags>(stream, handler).IsError()) return Error{"not JSON"};
+    const auto parsed = parser_->reader.Parse<kParseFlags>(stream, handler);
+    if (auto over = handler.over_limit()) return Error{"invalid snapshot: " + std::move(*over)};
+    if (parsed.IsError()) return Error{"not JSON"};
     if (auto problem = handler.problem()) return Error{std::move(*problem)};
-    parser_->devices = snapshot.devices.size();
-    parser_->processes = snapshot.processes.size();
+    parser_->devices = std::min<std::size_t>(snapshot.devices.size(), 1024);
+    parser_->processes = std::min<std::size_t>(snapshot.processes.size(), 4096);
     return snapshot;
 }
 

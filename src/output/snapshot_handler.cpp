@@ -300,10 +300,14 @@ bool SnapshotHandler::open(bool object) {
         break;
     case Context::devices:
         if (!object) return fail("a device is not an object"), skip_nested(), true;
+        if (out_.devices.size() >= max_devices_)  // stops the parse: memory stays bounded
+            return over_limit_ = "more than " + std::to_string(max_devices_) + " GPUs", false;
         out_.devices.emplace_back();  // filled where it lies (a Device is ~700 bytes)
         return levels_.push_back(Level{Context::device}), true;
     case Context::processes:
         if (!object) return fail("a process is not an object"), skip_nested(), true;
+        if (out_.processes.size() >= max_processes_)
+            return over_limit_ = "more than " + std::to_string(max_processes_) + " process rows", false;
         out_.processes.emplace_back();
         return levels_.push_back(Level{Context::process}), true;
     case Context::device:

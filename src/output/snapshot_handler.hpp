@@ -37,6 +37,13 @@ public:
     bool StartArray();
     bool EndArray(rapidjson::SizeType);
 
+    void set_limits(std::size_t max_devices, std::size_t max_processes) {
+        max_devices_ = max_devices;
+        max_processes_ = max_processes;
+    }
+    // Set when a list passed its limit; the parse was stopped there.
+    const std::optional<std::string>& over_limit() const { return over_limit_; }
+
     // After a complete parse: the reader's message for a document that is not a
     // usable snapshot ("schema_version 2 is not 1", "invalid snapshot: ..."), if any.
     std::optional<std::string> problem() const;
@@ -80,6 +87,8 @@ private:
     std::optional<std::string> schema_problem_;
     std::optional<std::string> problem_;
     std::uint32_t seen_ = 0;  // root keys given (bits of RootKey)
+    std::size_t max_devices_ = SIZE_MAX, max_processes_ = SIZE_MAX;
+    std::optional<std::string> over_limit_;
 };
 
 }  // namespace musatop::json_input

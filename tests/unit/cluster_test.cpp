@@ -12,6 +12,7 @@
 #include "musatop/cluster/cluster_tracker.hpp"
 #include "musatop/cluster/node_list.hpp"
 #include "musatop/cluster/prometheus_source.hpp"
+#include "musatop/collection/demo/demo_source.hpp"
 #include "musatop/output/json_input.hpp"
 #include "musatop/output/json_output.hpp"
 
@@ -137,6 +138,19 @@ TEST(NodeList, EveryBadEntryIsNamed) {
     EXPECT_EQ(list_error("gp\x1bu"), "'gp\x1bu': 'gp\x1bu' is not a host name");
     EXPECT_EQ(list_error("n[1-999999999]"), "'n[1-999999999]': more than 100000 hosts");
     EXPECT_EQ(list_error("[::1]x"), "'[::1]x': expected :PORT after the address");
+    // As ClusterShell: a step goes with a range, not a single number.
+    EXPECT_EQ(list_error("nova[3/2]"), "'nova[3/2]': a step needs a range (3/2)");
+    // Digits and dots are an IPv4 address or nothing: never looked up in DNS.
+    EXPECT_EQ(list_error("127.2.300.4"), "'127.2.300.4': '127.2.300.4' is not an IPv4 address");
+    EXPECT_EQ(list_error("10.0.0.[1-300]"), "'10.0.0.[1-300]': '10.0.0.256' is not an IPv4 address");
+    EXPECT_TRUE(parse_node_list("10.0.0.[1-3],gpu1.example").ok());
+}
+
+TEST(NodeList, OneHundredThousandNodesAndTheirDuplicates) {
+    const auto nodes = parse_node_list("n[000001-100000],n[000001-100000],n000007");
+    ASSERT_TRUE(nodes.ok()) << nodes.error();
+    EXPECT_EQ(nodes->size(), 100000u);
+    EXPECT_EQ(nodes->back().host, "n100000");
 }
 
 TEST(NodeFilter, NamesWildcardsHostlistsAndAddresses) {
@@ -351,4 +365,73 @@ TEST(ClusterJson, TextFromNodesIsEscapedAsTheLocalJsonIs) {
     EXPECT_EQ(doc["nodes"][0]["address"], "gpu\xc2\x9b" "01:9499");
     EXPECT_EQ(doc["nodes"][1]["address"], "bad\xef\xbf\xbd:9499");  // invalid UTF-8 is U+FFFD
     EXPECT_EQ(doc["errors"].size(), 2u);
+}
+
+TEST(ClusterOutput, AnUnknownUserIsTwoQuestionMarksAsTheContractSays) {
+    musatop::Snapshot snapshot;
+    musatop::Device device;
+    device.index = 0;
+    snapshot.devices.push_back(device);
+    musatop::GpuProcess process;
+    process.device_index = 0;
+    process.pid = 42;
+    process.gpu_memory_bytes = std::int64_t{288} << 20;
+    snapshot.processes.push_back(process);
+    ClusterSnapshot cluster;
+    NodeView node;
+    node.address = "gpu01:9499";
+    node.state = NodeState::ok;
+    node.snapshot = std::make_shared<const musatop::Snapshot>(snapshot);
+    cluster.nodes.push_back(node);
+    const std::string text = render_cluster_text(cluster, ViewFilter{}, TextOptions{false, true, false});
+    EXPECT_NE(text.find("?\?:?\?(288M)"), std::string::npos) << text;
+}
+
+TEST(PrometheusView, DurationsAsPrometheusWritesThem) {
+    using musatop::cluster::parse_prometheus_duration;
+    EXPECT_EQ(parse_prometheus_duration("15s"), Seconds(15));
+    EXPECT_EQ(parse_prometheus_duration("500ms"), Seconds(0.5));  // once read as 500 minutes
+    EXPECT_EQ(parse_prometheus_duration("1m30s"), Seconds(90));   // once read as 60 s
+    EXPECT_EQ(parse_prometheus_duration("1h"), Seconds(3600));
+    EXPECT_EQ(parse_prometheus_duration("1d2h"), Seconds(93600));
+    for (const char* bad : {"", "s", "15", "1.5s", "15x", "-1s", "1m 30s"}) EXPECT_FALSE(parse_prometheus_duration(bad)) << bad;
+}
+
+TEST(PrometheusView, OtherResultTypesLongErrorsAndHostileVolumesAreErrors) {
+    const WallTime now(std::chrono::seconds(1800000100));
+    for (const char* type : {"matrix", "scalar", "string"}) {
+        const auto view = cluster_from_prometheus(
+            std::string(R"({"status":"success","data":{"resultType":")") + type + R"(","result":[]}})", now, Seconds(15), {});
+        ASSERT_FALSE(view.ok()) << type;
+        EXPECT_NE(view.error().find("not the vector"), std::string::npos) << view.error();
+    }
+    const auto long_error = cluster_from_prometheus(
+        R"({"status":"error","error":")" + std::string(1 << 20, 'e') + R"("})", now, Seconds(15), {});
+    ASSERT_FALSE(long_error.ok());
+    EXPECT_LT(long_error.error().size(), 300u);
+    // 20,000 process series on one instance: linear work, and past the cap the node is an error.
+    std::string answer = R"({"status":"success","data":{"resultType":"vector","result":[)";
+    answer += R"({"metric":{"__name__":"up","instance":"a:9499","job":"musatop"},"value":[1800000100,"1"]})";
+    for (int pid = 0; pid < 20000; ++pid)
+        answer += R"(,{"metric":{"__name__":"musatop_process_gpu_memory_bytes","instance":"a:9499","gpu":"0","pid":")" +
+                  std::to_string(pid) + R"(","user":"u"},"value":[1800000100,"1024"]})";
+    answer += "]}}";
+    const auto crowded = cluster_from_prometheus(answer, now, Seconds(15), {});
+    ASSERT_TRUE(crowded.ok()) << crowded.error();
+    ASSERT_EQ(crowded->nodes.size(), 1u);
+    EXPECT_EQ(crowded->nodes[0].state, NodeState::error);
+    EXPECT_EQ(crowded->nodes[0].error, "its series exceed the view's caps: more than 16384 process rows");
+}
+
+TEST(ClusterTracker, ANodeOverTheRowCapIsAnErrorAndTheReadStops) {
+    musatop::Snapshot crowded = musatop::make_demo_snapshot(1.0, WallTime(std::chrono::seconds(1800000000)));
+    crowded.processes.assign(musatop::cluster::kMaxProcessesPerNode + 1, crowded.processes.front());
+    ClusterTracker tracker({"gpu01:9499"}, Seconds(10));
+    tracker.record(0, answer(musatop::render_json_compact(crowded)), WallTime(std::chrono::seconds(1800000000)));
+    const auto view = tracker.view(WallTime(std::chrono::seconds(1800000000)));
+    EXPECT_EQ(view.nodes[0].state, NodeState::error);
+    EXPECT_EQ(view.nodes[0].error, "not a musatop snapshot: invalid snapshot: more than 16384 process rows");
+    crowded.processes.resize(musatop::cluster::kMaxProcessesPerNode);  // at the cap: fine
+    tracker.record(0, answer(musatop::render_json_compact(crowded)), WallTime(std::chrono::seconds(1800000001)));
+    EXPECT_EQ(tracker.view(WallTime(std::chrono::seconds(1800000001))).nodes[0].state, NodeState::ok);
 }

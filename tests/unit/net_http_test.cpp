@@ -123,10 +123,11 @@ TEST(Gzip, RoundTripAndDamage) {
 TEST(HttpResponse, ContentLengthBodyAtEverySplit) {
     const std::string answer = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\ncontent-length: 11\r\n\r\n{\"a\": true}";
     for (std::size_t step = 1; step <= answer.size(); ++step) {
-        HttpResponseReader reader(1 << 20);
+        HttpResponseReader reader(1 << 20, 16);
         ASSERT_EQ(read_in_steps(reader, answer, step), State::done) << step;
         EXPECT_EQ(reader.status(), 200);
         EXPECT_EQ(reader.body(), "{\"a\": true}");
+        EXPECT_GE(reader.body().capacity(), reader.body().size() + 16);  // the spare bytes asked for
         EXPECT_TRUE(reader.keep_alive());
     }
 }

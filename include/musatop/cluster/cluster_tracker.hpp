@@ -31,7 +31,8 @@ public:
 private:
     std::vector<NodeView> nodes_;
     Seconds stale_after_;
-    JsonSnapshotReader reader_;  // one parser's buffers for every node's answers
+    // One parser's buffers for every node's answers, held to the caps of cluster_view.hpp.
+    JsonSnapshotReader reader_{JsonSnapshotReader::Limits{kMaxDevicesPerNode, kMaxProcessesPerNode}};
 };
 
 // "840 µs", "1.84 ms", "2.1 s": clustat's latency, microseconds under 1 ms.

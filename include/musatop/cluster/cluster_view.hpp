@@ -66,4 +66,13 @@ std::shared_ptr<const Snapshot> shared_node_view(const std::shared_ptr<const Sna
 // The nodes the node filter keeps, in order.
 ClusterSnapshot filtered(const ClusterSnapshot& cluster, const NodeFilter& filter);
 
+// What one node may bring, in either mode (docs/cluster.md): a real 8-GPU
+// snapshot is ~14 KB; past these the node is an `error`, so one hostile answer
+// cannot take the view's memory.
+inline constexpr std::size_t kMaxDevicesPerNode = 1024;
+inline constexpr std::size_t kMaxProcessesPerNode = 16384;
+
+// One line, at most 200 bytes: texts from other machines, in node errors.
+std::string one_line(std::string text);
+
 }  // namespace musatop::cluster

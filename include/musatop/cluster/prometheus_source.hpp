@@ -33,6 +33,9 @@ std::string cluster_query(const std::string& job, const RoundScope& scope = {});
 Result<ClusterSnapshot> cluster_from_prometheus(std::string_view answer, WallTime now, Seconds scrape_interval,
                                                 const std::map<std::string, std::string>& last_errors);
 
+// A Prometheus duration ("15s", "1m30s", "500ms", "1h"); none when malformed. Pure.
+std::optional<Seconds> parse_prometheus_duration(std::string_view text);
+
 // From /api/v1/targets: each target's scrapeInterval and lastError, by instance.
 struct TargetsInfo {
     std::optional<Seconds> scrape_interval;

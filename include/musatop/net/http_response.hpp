@@ -14,7 +14,10 @@ class HttpResponseReader {
 public:
     enum class State { reading, done, failed };
 
-    explicit HttpResponseReader(std::size_t max_body_bytes) : max_body_(max_body_bytes) {}
+    // `spare_bytes`: capacity kept free after a body of known length, for a reader
+    // that reads the text where it lies (the JSON reader's padding).
+    explicit HttpResponseReader(std::size_t max_body_bytes, std::size_t spare_bytes = 0)
+        : max_body_(max_body_bytes), spare_(spare_bytes) {}
 
     // Starts a new response; `body` lends its buffer (capacity kept) to the next body.
     // `head_only`: the answer has no body whatever it says (to HEAD or CONNECT).
@@ -42,6 +45,7 @@ private:
     bool append(std::string_view bytes);
 
     std::size_t max_body_;
+    std::size_t spare_;
     bool head_only_ = false;
     State state_ = State::reading;
     Part part_ = Part::status_line;
