@@ -1,5 +1,7 @@
 #include "musatop/util/utf8.hpp"
 
+#include <algorithm>
+
 namespace musatop::utf8 {
 namespace {
 
@@ -74,6 +76,10 @@ std::vector<char32_t> decode(std::string_view text) {
 }
 
 std::string repair(std::string_view bytes) {
+    // ASCII, by far the most common text (GMI's output, /proc), needs no decoding:
+    // one pass over the bytes and one copy.
+    if (std::all_of(bytes.begin(), bytes.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; }))
+        return std::string(bytes);
     std::string out;
     out.reserve(bytes.size());
     for (std::size_t pos = 0; pos < bytes.size();) {

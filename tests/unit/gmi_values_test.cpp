@@ -1,5 +1,9 @@
 #include <gtest/gtest.h>
 
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "musatop/collection/gmi/values.hpp"
 #include "musatop/util/text.hpp"
 
@@ -9,6 +13,11 @@ TEST(GmiValues, NormalizeKeyIgnoresCaseSpacesAndPunctuation) {
     EXPECT_EQ(normalize_key("Power Draw "), "powerdraw");
     EXPECT_EQ(normalize_key(" current_power LIMIT "), "currentpowerlimit");
     EXPECT_EQ(normalize_key("Slot ID(Name)"), "slotidname");
+    // keys_match agrees with comparing normalized keys, without building them.
+    for (const auto& [a, b] : std::vector<std::pair<std::string, std::string>>{
+             {"Power Draw ", "power_draw"}, {"PowerDraw", "Power Draw"}, {"Power", "Power Draw"}, {"", " _ "},
+             {"Slot ID(Name)", "slotidname"}, {"Fan0", "Fan 1"}, {"a", ""}, {"Link Width", "linkwidth"}})
+        EXPECT_EQ(keys_match(a, b), normalize_key(a) == normalize_key(b)) << a << " / " << b;
 }
 
 TEST(GmiValues, MissingTokens) {

@@ -22,11 +22,9 @@ Error invalid(std::string_view why) { return Error{"invalid GMI JSON: " + std::s
 // First member, in document order, whose normalised key is one of `names`.
 const json* find_member(const json& object, std::initializer_list<std::string_view> names) {
     if (!object.is_object()) return nullptr;
-    for (const auto& [key, value] : object.items()) {
-        const std::string normalized = normalize_key(key);
+    for (auto it = object.begin(); it != object.end(); ++it)
         for (auto name : names)
-            if (normalized == normalize_key(name)) return &value;
-    }
+            if (keys_match(it.key(), name)) return &*it;
     return nullptr;
 }
 
@@ -88,7 +86,7 @@ void read_power_limit(const json& readings, Device& device) {
     const json* raw = nullptr;
     bool found_current = false;
     for (const auto& [key, value] : readings.items()) {
-        if (normalize_key(key) == "currentpowerlimit") {
+        if (keys_match(key, "currentpowerlimit")) {
             raw = &value;
             found_current = true;
             break;

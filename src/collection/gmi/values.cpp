@@ -66,6 +66,21 @@ std::string normalize_key(std::string_view key) {
     return out;
 }
 
+bool keys_match(std::string_view a, std::string_view b) {
+    const auto kept = [](char c) {
+        const char l = fold(c);
+        return (l >= 'a' && l <= 'z') || is_digit(l);
+    };
+    std::size_t i = 0, j = 0;
+    for (;;) {
+        while (i < a.size() && !kept(a[i])) ++i;
+        while (j < b.size() && !kept(b[j])) ++j;
+        if (i == a.size() || j == b.size()) return i == a.size() && j == b.size();
+        if (fold(a[i]) != fold(b[j])) return false;
+        ++i, ++j;
+    }
+}
+
 std::optional<std::string> clean_text(std::string_view text) {
     if (is_missing_token(text)) return std::nullopt;
     return std::string(trim(text));

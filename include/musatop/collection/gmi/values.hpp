@@ -12,6 +12,9 @@ namespace musatop::gmi {
 // Lower-cased key with everything outside [a-z0-9] removed, so "Power Draw ",
 // "power_draw" and "PowerDraw" all compare equal.
 std::string normalize_key(std::string_view key);
+// normalize_key(a) == normalize_key(b), without building either (GMI's JSON is
+// searched for a few dozen keys every round).
+bool keys_match(std::string_view a, std::string_view b);
 
 // Trimmed text, or nullopt when it is a missing token.
 std::optional<std::string> clean_text(std::string_view text);
