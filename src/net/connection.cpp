@@ -151,7 +151,25 @@ void Connection::refuse(int status, std::string_view body) {
     Response response;
     response.status = status;
     response.content_type = kTextType;
-    send_reply(write_response_head(response, body.size(), false, false), body);
+    if (send_reply(write_response_head(response, body.size(), false, false), body)) linger();
+}
+
+// A socket closed with the client's request unread makes the kernel answer with a
+// reset, and a client whose reply arrived just before may lose it unread (a busy
+// client does). So the refusal is followed by the end of our side, and what the
+// client still sends is read and dropped until it closes too, briefly.
+void Connection::linger() {
+    if (ssl_) SSL_shutdown(ssl_);
+    ::shutdown(fd_, SHUT_WR);
+    const MonoTime deadline = now() + std::chrono::milliseconds(500);
+    char sink[4096];
+    for (std::size_t dropped = 0; dropped < (64u << 10);) {
+        if (wait(POLLIN, deadline) != Io::ok) return;
+        const ssize_t n = ::recv(fd_, sink, sizeof sink, 0);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0 && !(n < 0 && errno == EAGAIN)) return;
+        dropped += n > 0 ? static_cast<std::size_t>(n) : 0;
+    }
 }
 
 std::string_view reason_phrase(int status) {

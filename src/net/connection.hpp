@@ -37,6 +37,7 @@ private:
     Io wait(short events, MonoTime deadline) const;
     Io receive(MonoTime deadline);
     bool send_all(std::string_view data);
+    void linger();
 
     int fd_;
     SSL* ssl_;
