@@ -40,12 +40,16 @@ std::string header_line(const Header& h) {
 
 Result<Header> parse_header_line(std::string_view line) {
     const auto doc = json::parse(line, nullptr, false);
-    if (doc.is_discarded() || !doc.is_object() || doc.value("format", "") != kFormatName)
+    // value("format", "") would throw on a "format" that is not text (the fuzzer's find).
+    const auto format = doc.is_object() ? doc.find("format") : doc.end();
+    if (doc.is_discarded() || !doc.is_object() || format == doc.end() || !format->is_string() || *format != kFormatName)
         return Error{"not a musatop recording (no musatop-recording header)"};
     const auto version = doc.find("format_version");
     if (version == doc.end() || !version->is_number_integer()) return Error{"the header has no format_version"};
-    if (version->get<int>() > kFormatVersion)
-        return Error{"format_version " + std::to_string(version->get<int>()) + " is newer than this musatop reads (" +
+    // As a 64-bit number: 2^40 read as an int wrapped to 0 and was accepted.
+    const auto number = version->is_number_unsigned() ? version->get<std::uint64_t>() : std::uint64_t{0};
+    if (version->is_number_unsigned() && number > static_cast<std::uint64_t>(kFormatVersion))
+        return Error{"format_version " + std::to_string(number) + " is newer than this musatop reads (" +
                      std::to_string(kFormatVersion) + "); use a newer musatop"};
     Header h;
     if (doc.contains("musatop_version") && doc["musatop_version"].is_string()) h.musatop_version = doc["musatop_version"];

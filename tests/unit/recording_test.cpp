@@ -187,3 +187,16 @@ TEST(ReplaySize, Units) {
     EXPECT_EQ(parse_size("1GiB"), 1u << 30);
     for (const char* bad : {"", "0", "M", "12x", "-1", "99999999999999999999G"}) EXPECT_FALSE(parse_size(bad)) << bad;
 }
+
+TEST(Recording, HeadersOfTheWrongShapeAreRefusedNotThrown) {
+    using musatop::replay::parse_header_line;
+    // A "format" that is not text threw out of nlohmann's value() (found by fuzz_recording).
+    EXPECT_FALSE(parse_header_line(R"({"format": 7, "format_version": 1})").ok());
+    EXPECT_FALSE(parse_header_line(R"({"format": ["musatop-recording"]})").ok());
+    EXPECT_FALSE(parse_header_line("[1]").ok());
+    // 2^40 once wrapped to 0 as an int and was accepted.
+    const auto future = parse_header_line(
+        R"({"format": "musatop-recording", "format_version": 1099511627776, "started_at": "2026-12-02T10:00:00Z"})");
+    ASSERT_FALSE(future.ok());
+    EXPECT_NE(future.error().find("format_version 1099511627776 is newer"), std::string::npos) << future.error();
+}
