@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <optional>
 
 namespace musatop::net {
 namespace {
@@ -21,8 +22,8 @@ constexpr std::size_t kOneWrite = 16384;  // head and body copied into one send 
 
 }  // namespace
 
-Connection::Connection(int fd, SSL* ssl, int stop_fd, const ServerLimits& limits)
-    : fd_(fd), ssl_(ssl), stop_fd_(stop_fd), limits_(limits) {
+Connection::Connection(int fd, SSL* ssl, int stop_fd, const ServerLimits& limits, IdleConnections* idle)
+    : fd_(fd), ssl_(ssl), stop_fd_(stop_fd), limits_(limits), idle_(idle) {
     ::fcntl(fd_, F_SETFL, ::fcntl(fd_, F_GETFL) | O_NONBLOCK);
     const int yes = 1;  // replies are written whole, so nothing is gained by Nagle
     ::setsockopt(fd_, IPPROTO_TCP, TCP_NODELAY, &yes, sizeof yes);
@@ -85,6 +86,8 @@ HeadStatus Connection::read_head(bool first_request) {
     // from the accept, for the first one) its whole head must arrive in time.
     MonoTime deadline = now() + (first_request || !buffer_.empty() ? limits_.head_timeout : limits_.idle_timeout);
     bool started = first_request || !buffer_.empty();
+    std::optional<IdleConnections::Mark> idle;
+    if (!started) idle.emplace(idle_, fd_);
     for (;;) {
         const std::size_t end = find_head_end(buffer_);
         if (end != std::string::npos && end <= limits_.max_head_bytes) {
@@ -101,6 +104,7 @@ HeadStatus Connection::read_head(bool first_request) {
         }
         if (!started) {
             started = true;
+            idle.reset();
             deadline = now() + limits_.head_timeout;
         }
     }

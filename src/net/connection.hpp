@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 
+#include "idle_connections.hpp"
 #include "musatop/net/http_server.hpp"
 #include "musatop/util/clock.hpp"
 
@@ -18,8 +19,9 @@ enum class HeadStatus { complete, closed, timed_out, too_large, has_body, stoppe
 
 class Connection {
 public:
-    // `ssl` may be null (plain HTTP); the connection does not own fd or ssl.
-    Connection(int fd, SSL* ssl, int stop_fd, const ServerLimits& limits);
+    // `ssl` may be null (plain HTTP); the connection does not own fd or ssl. While
+    // it waits between requests it is listed in `idle` (when given).
+    Connection(int fd, SSL* ssl, int stop_fd, const ServerLimits& limits, IdleConnections* idle = nullptr);
 
     bool tls_handshake();  // within the head timeout
     // Waits for and buffers the next request head.
@@ -43,6 +45,7 @@ private:
     SSL* ssl_;
     int stop_fd_;
     ServerLimits limits_;
+    IdleConnections* idle_;
     std::string buffer_;
     std::size_t head_end_ = 0;
 };

@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "connection.hpp"
+#include "idle_connections.hpp"
 #include "musatop/net/api.hpp"
 #include "musatop/net/gzip.hpp"
 #include "musatop/util/text.hpp"
@@ -100,6 +101,7 @@ struct HttpServer::State {
     ServerLimits limits;
     Handler handler;
     std::atomic<int> active{0};  // connections being served
+    IdleConnections idle;        // those of them between two requests
     std::mutex mutex;            // guards threads and the gzip cache
     std::condition_variable ended;
     int threads = 0;
@@ -164,7 +166,7 @@ struct HttpServer::State {
             }
         } closer{ssl};
         if (tls && !ssl) return;
-        Connection connection(fd, ssl, stop_fd, limits);
+        Connection connection(fd, ssl, stop_fd, limits, &idle);
         struct Slot {
             std::atomic<int>& count;
             int taken;
@@ -172,7 +174,7 @@ struct HttpServer::State {
             ~Slot() { --count; }
         } slot(active);
         if (ssl && !connection.tls_handshake()) return;
-        if (slot.taken > limits.max_connections) {
+        if (slot.taken > limits.max_connections && !idle.evict_oldest()) {
             connection.refuse(503, "too many connections; try again\n");
             return;
         }

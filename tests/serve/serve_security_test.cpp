@@ -62,6 +62,42 @@ TEST(ServeLimits, MoreThan64ConnectionsGet503AndNothingBreaks) {
     EXPECT_EQ(serve.stop(SIGTERM), 0);
 }
 
+// Clients that keep a connection open between rare requests must not hold every
+// slot: at the cap the connection idle the longest is closed for the new one.
+TEST(ServeLimits, IdleKeepAliveConnectionsNeverStarveAScrape) {
+    Scenario scenario;
+    scenario.use_reference_fixtures();
+    ServeProcess serve(scenario, {"--interval", "0.2"});
+    ASSERT_TRUE(serve.listening()) << serve.log();
+    ASSERT_TRUE(wait_for([&] { return http_get(serve.port(), "/healthz").status == 200; }));  // the first round
+    const std::string request = "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n";
+    std::vector<std::unique_ptr<RawConnection>> idle;
+    for (int i = 0; i < 64; ++i) {
+        idle.push_back(std::make_unique<RawConnection>(serve.port()));
+        ASSERT_TRUE(idle.back()->send(request));
+        bool closed = false;
+        ASSERT_NE(idle.back()->read_until_closed(5s, closed).find("HTTP/1.1 200"), std::string::npos);
+        ASSERT_FALSE(closed);
+    }
+    // Three scrapers that keep their connections too: each needs a slot of its own.
+    std::vector<std::unique_ptr<RawConnection>> scrapers;
+    for (int i = 0; i < 3; ++i) {
+        scrapers.push_back(std::make_unique<RawConnection>(serve.port()));
+        ASSERT_TRUE(scrapers.back()->send("GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n"));
+        bool closed = false;
+        EXPECT_NE(scrapers.back()->read_until_closed(5s, closed).find("HTTP/1.1 200"), std::string::npos) << i;
+    }
+    for (int i = 0; i < 3; ++i) {  // the three idle the longest made room
+        bool closed = false;
+        EXPECT_TRUE(idle[i]->read_until_closed(5s, closed).empty());
+        EXPECT_TRUE(closed) << "connection " << i;
+    }
+    bool closed = false;  // the youngest is still served on its own connection
+    ASSERT_TRUE(idle.back()->send(request));
+    EXPECT_NE(idle.back()->read_until_closed(5s, closed).find("HTTP/1.1 200"), std::string::npos);
+    EXPECT_FALSE(closed);
+    EXPECT_EQ(serve.stop(SIGTERM), 0);
+}
 
 TEST(ServeSecurity, TlsAndBasicAuthOnEveryEndpointButHealthz) {
     Scenario scenario;
@@ -138,8 +174,8 @@ TEST(ServeSecurity, TheClusterViewReachesAProtectedAgent) {
     ASSERT_TRUE(protect(scenario)) << "openssl req failed";
     ServeProcess serve(scenario, {"--interval", "0.2", "--web-config-file", (scenario.dir() / "web.yml").string()});
     ASSERT_TRUE(serve.listening()) << serve.log();
-    scenario.set("good.pass", "s3cret\n");
-    scenario.set("bad.pass", "guess\n");
+    scenario.set_secret("good.pass", "s3cret\n");
+    scenario.set_secret("bad.pass", "guess\n");
     const std::string node = "https://127.0.0.1:" + std::to_string(serve.port());
     const auto view = [&](const std::vector<std::string>& extra) {
         std::vector<std::string> args = {"--nodes", node, "--json"};
@@ -179,8 +215,8 @@ TEST(ServeSecurity, TheClusterViewReachesAnAgentWithBasicAuthOverPlainHttp) {
     scenario.set("web.yml", "basic_auth_users:\n  prometheus: " + hash + "\n");
     ServeProcess serve(scenario, {"--interval", "0.2", "--web-config-file", (scenario.dir() / "web.yml").string()});
     ASSERT_TRUE(serve.listening()) << serve.log();
-    scenario.set("good.pass", "s3cret\n");
-    scenario.set("bad.pass", "guess\n");
+    scenario.set_secret("good.pass", "s3cret\n");
+    scenario.set_secret("bad.pass", "guess\n");
     const std::string node = "127.0.0.1:" + std::to_string(serve.port());
     const std::vector<std::string> dead_proxy = {"http_proxy=http://127.0.0.1:1", "HTTP_PROXY=http://127.0.0.1:1"};
     const auto state = [&](const std::string& password_file) {
