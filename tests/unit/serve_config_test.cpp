@@ -1,6 +1,9 @@
 // The pure parts of `musatop serve`'s set-up: --listen, the web config, basic auth,
 // and the request-head rules of the connection handler.
 #include <gtest/gtest.h>
+#include <vector>
+#include <thread>
+#include <atomic>
 
 #include <crypt.h>
 
@@ -94,6 +97,40 @@ TEST(BasicAuth, BcryptHashesFromLibcrypt) {
     EXPECT_FALSE(auth.allows("Basic Ym9iOnMzY3JldA=="));  // bob:s3cret
     EXPECT_FALSE(auth.allows(""));
     EXPECT_FALSE(BasicAuth({}).enabled());
+}
+
+// What failed attempts can cost: a repeated guess is answered from memory, and
+// however many clients guess at once only one check runs at a time.
+TEST(BasicAuth, FailedAttemptsAreRememberedAndCheckedOneAtATime) {
+    std::atomic<int> calls{0}, running{0}, most_at_once{0};
+    const auto verifier = [&](const std::string& password, const std::string&) {
+        ++calls;
+        const int now = ++running;
+        for (int seen = most_at_once; now > seen && !most_at_once.compare_exchange_weak(seen, now);) {}
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));  // long enough for the threads to overlap
+        --running;
+        return password == "s3cret";
+    };
+    BasicAuth auth({{"prom", "hash"}}, verifier, BasicAuth::Costs{std::chrono::milliseconds(0), 4});
+    const auto header = [](const std::string& pair) { return "Basic " + musatop::net::encode_base64(pair); };
+    for (int i = 0; i < 5; ++i) EXPECT_FALSE(auth.allows(header("prom:guess")));
+    EXPECT_EQ(calls, 1);  // the same wrong pair is checked once
+    EXPECT_FALSE(auth.allows(header("mallory:guess")));
+    EXPECT_FALSE(auth.allows(header("mallory:guess")));
+    EXPECT_EQ(calls, 2);  // an unknown user costs one check, then none
+    std::vector<std::thread> guessers;
+    for (int t = 0; t < 8; ++t)
+        guessers.emplace_back([&, t] {
+            for (int i = 0; i < 5; ++i) EXPECT_FALSE(auth.allows(header("prom:guess" + std::to_string(t * 10 + i))));
+        });
+    for (auto& g : guessers) g.join();
+    EXPECT_EQ(most_at_once, 1);
+    EXPECT_EQ(calls, 42);
+    EXPECT_TRUE(auth.allows(header("prom:s3cret")));
+    EXPECT_TRUE(auth.allows(header("prom:s3cret")));
+    EXPECT_EQ(calls, 43);  // the right password is remembered too
+    EXPECT_FALSE(auth.allows(header("prom:guess")));  // forgotten: only the last 4 failures are kept
+    EXPECT_EQ(calls, 44);
 }
 
 TEST(ConnectionRules, HeadEndAndBodies) {
