@@ -1,10 +1,12 @@
 #include "musatop/cli/cluster_command.hpp"
 
 #include <sys/resource.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <unordered_set>
 #include <chrono>
+#include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -33,12 +35,32 @@ std::string read_file_or_throw(const std::string& flag, const std::string& path)
     return text.str();
 }
 
-// A secret file's first line, without its line end.
+// A secret file's first line, without its line end. As ssh does with private
+// keys, a regular file that other users may read or change is refused: a password
+// there is no longer a secret, and one they can write is not ours.
 std::string secret_from(const std::string& flag, const std::string& path) {
+    struct stat info {};
+    if (::stat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode) && (info.st_mode & 077) != 0) {
+        char mode[8];
+        std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(info.st_mode & 07777));
+        throw UsageProblem{"argument " + flag + ": " + path + " has mode " + mode +
+                           ", so other users can read or change it; make it private (chmod 600 " + path + ")"};
+    }
     std::string secret = read_file_or_throw(flag, path);
     secret = secret.substr(0, secret.find_first_of("\r\n"));
     if (secret.empty()) throw UsageProblem{"argument " + flag + ": " + path + " is empty"};
     return secret;
+}
+
+// Basic auth over plain http:// shows the password to anyone on the path; said
+// once per run, before the first request, with the way out.
+void warn_if_clear_text(const std::vector<cluster::NodeAddress>& nodes, const cluster::FetchSettings& settings) {
+    if (!settings.password) return;
+    const auto plain = std::count_if(nodes.begin(), nodes.end(), [](const auto& node) { return !node.https; });
+    if (plain == 0) return;
+    std::cerr << "musatop: warning: --node-user sends its password unencrypted to " << plain << " http:// node"
+              << (plain == 1 ? "" : "s") << "; give the agents a TLS certificate (--web-config-file, docs/serve.md) "
+              << "and name them https://host:port\n";
 }
 
 std::vector<cluster::NodeAddress> nodes_of(const ClusterOptions& c) {
@@ -146,6 +168,7 @@ int run_cluster(const Options& options, bool interactive) {
         if (options.cluster.prometheus) return run_prometheus(options, filter.value(), interactive);
         const auto nodes = nodes_of(options.cluster);
         const auto settings = fetch_settings(options);
+        warn_if_clear_text(nodes, settings);
         const Seconds interval(options.interval_seconds);
         auto source = std::make_unique<cluster::DirectSource>(nodes, settings, std::max(3 * interval, settings.timeout + interval));
         if (interactive) return run_cluster_screen(options, std::move(source), filter.value());

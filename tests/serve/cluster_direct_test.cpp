@@ -3,6 +3,8 @@
 // the good nodes are fresh, within one timeout rather than the sum of delays.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include <chrono>
 
 #include <nlohmann/json.hpp>
@@ -149,6 +151,51 @@ TEST(ClusterDirect, BadNodeListsAreUsageErrors) {
     const auto missing = client.run({"--nodes", "a", "--node-user", "u", "--node-password-file", "/nonexistent"});
     EXPECT_EQ(missing.exit_code, 2);
     EXPECT_NE(missing.err.find("cannot read /nonexistent"), std::string::npos);
+}
+
+// cluster.md §4: a node that answered, but unusably, was reached: `error`, with
+// what was wrong; `unreachable` is for nodes that never spoke.
+TEST(ClusterDirect, AnswersThatCannotBeUsedAreErrorsNotUnreachable) {
+    Scenario client;
+    FakeNode cut(FakeNode::Behaviour::cut_short);
+    FakeNode old(FakeNode::Behaviour::http09, R"({"schema_version": 1, "devices": []})");
+    const auto run = client.run({"--nodes", cut.address() + "," + old.address(), "--json", "--timeout", "2"});
+    EXPECT_EQ(run.exit_code, 1);
+    const auto nodes = json::parse(run.out)["nodes"];
+    EXPECT_EQ(nodes[0]["state"], "error");
+    EXPECT_EQ(nodes[0]["error"], "the node closed the connection in the middle of its answer");
+    EXPECT_EQ(nodes[1]["state"], "error");
+    EXPECT_EQ(nodes[1]["error"], "not an HTTP answer: no status line (an HTTP/0.9 server, or not HTTP at all)");
+}
+
+// Secrets: a file others can read is refused as ssh refuses such keys; a password
+// sent to an http:// node is sent in clear text, and the user is told so once.
+TEST(ClusterDirect, SecretFilesMustBePrivateAndClearTextIsNamed) {
+    Scenario client;
+    client.set("open.pass", "s3cret\n");
+    std::filesystem::permissions(client.dir() / "open.pass", std::filesystem::perms(0644));
+    const std::string open_path = (client.dir() / "open.pass").string();
+    for (const char* flag : {"--node-password-file", "--prometheus-password-file", "--prometheus-bearer-token-file"}) {
+        std::vector<std::string> args = {"--json", flag, open_path};
+        if (std::string(flag) == "--node-password-file") args.insert(args.end(), {"--nodes", "127.0.0.1:1", "--node-user", "u"});
+        else args.insert(args.end(), {"--prometheus", "http://127.0.0.1:1"});
+        if (std::string(flag) == "--prometheus-password-file") args.insert(args.end(), {"--prometheus-user", "u"});
+        const auto run = client.run(args);
+        EXPECT_EQ(run.exit_code, 2) << flag;
+        EXPECT_EQ(run.err, "musatop: error: argument " + std::string(flag) + ": " + open_path +
+                               " has mode 0644, so other users can read or change it; make it private (chmod 600 " +
+                               open_path + ")\n");
+    }
+    client.set_secret("private.pass", "s3cret\n");
+    const auto clear = client.run({"--nodes", "127.0.0.1:1,https://127.0.0.1:2,127.0.0.1:3", "--json", "--timeout", "1",
+                                   "--node-user", "u", "--node-password-file", (client.dir() / "private.pass").string()});
+    EXPECT_EQ(clear.exit_code, 1);  // the nodes are down; the run goes on
+    EXPECT_EQ(clear.err.find("warning"), clear.err.rfind("warning"));  // once
+    EXPECT_NE(clear.err.find("musatop: warning: --node-user sends its password unencrypted to 2 http:// nodes"),
+              std::string::npos) << clear.err;
+    const auto tls_only = client.run({"--nodes", "https://127.0.0.1:2", "--json", "--timeout", "1", "--node-user", "u",
+                                      "--node-password-file", (client.dir() / "private.pass").string()});
+    EXPECT_EQ(tls_only.err.find("warning"), std::string::npos) << tls_only.err;
 }
 
 TEST(ClusterDirect, TwentyRoundsASecondAndASlowNodeIsNeverAskedTwice) {

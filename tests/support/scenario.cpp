@@ -74,3 +74,13 @@ int Scenario::calls(const std::string& kind) const {
 }
 
 }  // namespace musatop::testing
+
+namespace musatop::testing {
+
+void Scenario::set_secret(const std::string& name, const std::string& content) const {
+    set(name, content);
+    std::filesystem::permissions(dir_ / name, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write,
+                                 std::filesystem::perm_options::replace);
+}
+
+}  // namespace musatop::testing
