@@ -48,7 +48,9 @@ ClusterTracker::ClusterTracker(std::vector<std::string> addresses, Seconds stale
 void ClusterTracker::record(std::size_t index, FetchOutcome& outcome, WallTime now) {
     NodeView& node = nodes_.at(index);
     if (!outcome.answered) {
-        node.state = node.snapshot ? NodeState::stale : NodeState::unreachable;
+        // cluster.md §4: a node that answered unusably (cut short, not HTTP, over
+        // the size cap) was reached; its answer is the error, not the network.
+        node.state = outcome.reached ? NodeState::error : node.snapshot ? NodeState::stale : NodeState::unreachable;
         node.error = one_line(outcome.failure);
         return;
     }

@@ -57,6 +57,7 @@ void Channel::fail(std::string why, const Done& done) {
     close_connection();
     ClientOutcome outcome;
     outcome.failure = std::move(why);
+    outcome.reached = reader_.started();  // cut short, not HTTP, over the limits: it did answer
     finish(outcome, done);
 }
 

@@ -1,5 +1,6 @@
 #include "musatop/net/http_response.hpp"
 
+#include <algorithm>
 #include <charconv>
 
 #include "musatop/util/text.hpp"
@@ -17,6 +18,13 @@ bool named(std::string_view header, std::string_view name) {
 
 std::string_view value_of(std::string_view header) {
     return text::trim(header.substr(header.find(':') + 1));
+}
+
+// False once `start` cannot be the beginning of "HTTP/1.x".
+bool http_start(std::string_view start) {
+    constexpr std::string_view kVersion = "HTTP/1.";
+    const std::size_t n = std::min(start.size(), kVersion.size());
+    return start.substr(0, n) == kVersion.substr(0, n);
 }
 
 }  // namespace
@@ -119,6 +127,10 @@ HttpResponseReader::State HttpResponseReader::feed(std::string_view bytes) {
             const std::size_t before = bytes.size();
             const bool complete = line(text, bytes);
             header_bytes_ += before - bytes.size();
+            // An answer that does not open with a status line is HTTP/0.9 or another
+            // protocol: said as soon as its first bytes show it, not after 64 KiB.
+            if (part_ == Part::status_line && !http_start(complete ? text : pending_))
+                return fail("not an HTTP answer: no status line (an HTTP/0.9 server, or not HTTP at all)");
             if (header_bytes_ > kMaxHeaderBytes || pending_.size() > kMaxLineBytes)
                 return fail("the answer's headers exceed 64 KiB");
             if (!complete) break;

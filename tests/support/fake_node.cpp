@@ -72,6 +72,12 @@ void FakeNode::serve() {
                 send_all(fd, answer);
                 break;
             }
+            case Behaviour::cut_short:  // promises more than it sends, then closes
+                send_all(fd, "HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n{\"schema_version\"");
+                break;
+            case Behaviour::http09:  // HTTP/0.9: the body alone, ended by the close
+                send_all(fd, body_);
+                break;
             case Behaviour::slow: {
                 pollfd stop{listener_.stop_pipe[0], POLLIN, 0};
                 stopping = ::poll(&stop, 1, static_cast<int>(delay_.count())) > 0;

@@ -15,7 +15,7 @@ namespace musatop::testing {
 
 class FakeNode {
 public:
-    enum class Behaviour { silent, html, other_schema, slow, forgetful };
+    enum class Behaviour { silent, html, other_schema, slow, forgetful, cut_short, http09 };
 
     // `body`: what `slow` sends after `delay` and `forgetful` at once (a musatop snapshot).
     explicit FakeNode(Behaviour behaviour, std::string body = "",

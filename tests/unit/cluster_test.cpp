@@ -240,6 +240,17 @@ TEST(ClusterTracker, StatesFollowTheAnswers) {
     tracker.record(0, answer("oops", 500), t0 + std::chrono::seconds(11));
     EXPECT_EQ(tracker.view(t0 + std::chrono::seconds(11)).nodes[0].error, "HTTP status 500");
     EXPECT_TRUE(tracker.view(t0 + std::chrono::seconds(11)).nodes[0].snapshot);
+    // A node that spoke, but not usably (cut short, not HTTP), was reached: an error
+    // with its reason, the last good data kept; one that never spoke is unreachable.
+    FetchOutcome cut = no_answer("the node closed the connection in the middle of its answer");
+    cut.reached = true;
+    tracker.record(0, cut, t0 + std::chrono::seconds(12));
+    tracker.record(1, cut, t0 + std::chrono::seconds(12));
+    view = tracker.view(t0 + std::chrono::seconds(12));
+    EXPECT_EQ(view.nodes[0].state, NodeState::error);
+    EXPECT_EQ(view.nodes[0].error, "the node closed the connection in the middle of its answer");
+    EXPECT_TRUE(view.nodes[0].snapshot);
+    EXPECT_EQ(view.nodes[1].state, NodeState::error);
 }
 
 TEST(ClusterOutput, JsonDocumentAsTheContractSays) {

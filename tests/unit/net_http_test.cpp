@@ -169,7 +169,7 @@ TEST(HttpResponse, ConnectionRulesAndBodiesThatEndWithTheConnection) {
 
 TEST(HttpResponse, BadAnswersFailWithAReason) {
     const std::pair<const char*, const char*> cases[] = {
-        {"SSH-2.0-OpenSSH_9.2\r\n", "not an HTTP answer"},
+        {"SSH-2.0-OpenSSH_9.2\r\n", "not an HTTP answer: no status line (an HTTP/0.9 server, or not HTTP at all)"},
         {"HTTP/1.1 2x0 OK\r\n", "not an HTTP answer"},
         {"HTTP/1.1 200 OK\r\nContent-Length: 12abc\r\n\r\n", "the answer's Content-Length is not one number"},
         {"HTTP/1.1 200 OK\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n", "the answer's Content-Length is not one number"},
@@ -194,6 +194,12 @@ TEST(HttpResponse, BadAnswersFailWithAReason) {
     HttpResponseReader endless(1 << 20);
     EXPECT_EQ(read_in_steps(endless, "HTTP/1.1 200 OK\r\nX: " + std::string(70 << 10, 'a'), 4096), State::failed);
     EXPECT_EQ(endless.error(), "the answer's headers exceed 64 KiB");
+    // HTTP/0.9: the body straight away, no status line; said at its first bytes,
+    // not after 64 KiB of "headers".
+    HttpResponseReader old_http(1 << 20);
+    EXPECT_EQ(read_in_steps(old_http, "{\"schema_version\": 1, \"pad\": \"" + std::string(70 << 10, 'a'), 4096),
+              State::failed);
+    EXPECT_EQ(old_http.error(), "not an HTTP answer: no status line (an HTTP/0.9 server, or not HTTP at all)");
     HttpResponseReader cut(1 << 20);
     EXPECT_EQ(read_in_steps(cut, "HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc", 100), State::reading);
     EXPECT_EQ(cut.end_of_input(), State::failed);

@@ -22,6 +22,7 @@ namespace musatop::net {
 // One request's result.
 struct ClientOutcome {
     bool answered = false;  // an HTTP response arrived
+    bool reached = false;   // not answered, but the server sent bytes: it spoke, unusably
     long http_status = 0;
     std::string body;
     // The answer's ETag. Sent back as If-None-Match on the channel's next request
