@@ -7,6 +7,7 @@
 #include <rapidjson/document.h>
 
 #include "musatop/cluster/prometheus_source.hpp"
+#include "musatop/model/plausible.hpp"
 #include "musatop/output/metric_table.hpp"
 #include "musatop/util/clock.hpp"
 
@@ -128,7 +129,7 @@ const std::array<InstanceSeries, 6> kInstanceSeries = {{
          if (!in.process_at.emplace(std::pair(p.device_index, p.pid), in.snapshot.processes.size()).second) return;
          p.device_uuid = known(label(metric, "uuid"));
          p.username = known(label(metric, "user"));
-         p.gpu_memory_bytes = std::llround(value);
+         if (std::fabs(value) < 9.2e18) p.gpu_memory_bytes = std::llround(value);
          p.status = ProcessStatus::unverified;
          in.snapshot.processes.push_back(p);
      }},
@@ -173,6 +174,7 @@ NodeView node_of(const std::string& address, Instance& in, WallTime now, Seconds
     std::sort(s.devices.begin(), s.devices.end(), [](const Device& a, const Device& b) { return a.index < b.index; });
     node.hostname = s.host.hostname;
     node.fetched_at = s.devices_sampled_at;
+    drop_implausible(s);
     node.snapshot = std::make_shared<const Snapshot>(s);
     const Seconds age = now - s.sampled_at;
     if (!in.any_musatop) {
@@ -253,6 +255,7 @@ Result<ClusterSnapshot> cluster_from_prometheus(std::string_view answer, WallTim
         } catch (const std::exception&) {
             continue;
         }
+        if (!std::isfinite(number)) continue;  // "NaN", "+Inf": unknown, as an absent series
         Instance& in = instances[instance];
         const std::string name = label(metric, "__name__");
         if (name == "up") in.up = number;

@@ -11,6 +11,7 @@
 #include <cstring>
 
 #include "snapshot_handler.hpp"
+#include "musatop/model/plausible.hpp"
 #include "musatop/util/clock.hpp"
 
 namespace musatop {
@@ -102,6 +103,7 @@ Result<Snapshot> JsonSnapshotReader::read_padded(const std::string& text) {
     if (auto problem = handler.problem()) return Error{std::move(*problem)};
     parser_->devices = std::min<std::size_t>(snapshot.devices.size(), 1024);
     parser_->processes = std::min<std::size_t>(snapshot.processes.size(), 4096);
+    drop_implausible(snapshot);  // another machine's numbers: nonsense is unknown, never shown
     return snapshot;
 }
 

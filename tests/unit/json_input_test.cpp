@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "musatop/collection/demo/demo_source.hpp"
+#include "musatop/model/plausible.hpp"
 #include "musatop/output/json_input.hpp"
 #include "musatop/output/json_output.hpp"
 #include "test_support.hpp"
@@ -38,7 +39,7 @@ TEST(JsonInput, UnknownStaleHostileAndUnicodeRoundTrip) {
     Device d;
     d.index = 3;
     d.name = "MTT S5000 宽 \u00e9";
-    d.memory_total_bytes = 8000000LL << 40;
+    d.memory_total_bytes = 4000LL << 40;  // 4000 TiB: large, still within what a device may have
     d.retired_pages_pending = false;  // a known "no" stays false, not null
     d.health = {"PCIe link x4, below its maximum x16", "\x1b[31m hostile"};
     s.devices = {d};
@@ -124,6 +125,31 @@ TEST(JsonInput, OneReaderManyDocumentsPaddedOrNot) {
     // A bad document between two good ones leaves nothing behind in the reader.
     EXPECT_EQ(reader.read(std::string_view("{\"schema_version\": 1")).error(), "not JSON");
     EXPECT_TRUE(reader.read(std::string_view(text)).ok());
+}
+
+// Numbers no GPU or host can report are unknown, not shown: a hostile or broken
+// node printed "-9223372036854775808 %" and overflowed the cluster's VRAM total.
+TEST(JsonInput, ImplausibleValuesAreUnknown) {
+    const auto parsed = parse_json_snapshot(
+        R"({"schema_version": 1, "sampled_at": "2026-12-02T10:00:00Z", "host": {"cpu_percent": 1e300},)"
+        R"("devices": [{"index": 0, "gpu_utilization_percent": -9223372036854775808,)"
+        R"( "memory_used_bytes": 9223372036854775807, "memory_total_bytes": 34359738368,)"
+        R"( "temperature_c": 1e308, "power_draw_w": 250.5, "fan_speed_percent": 101}],)"
+        R"("processes": [{"device_index": 0, "pid": 7, "gpu_memory_bytes": -8796093022208, "cpu_percent": 350,)"
+        R"( "status": "ok"}], "devices_stale": false, "processes_stale": false, "errors": []})");
+    ASSERT_TRUE(parsed.ok()) << parsed.error();
+    const Device& d = parsed.value().devices.at(0);
+    EXPECT_FALSE(d.gpu_utilization_percent);
+    EXPECT_FALSE(d.memory_used_bytes);
+    EXPECT_EQ(d.memory_total_bytes, 34359738368);
+    EXPECT_FALSE(d.temperature_c);
+    EXPECT_EQ(d.power_draw_w, 250.5);
+    EXPECT_FALSE(d.fan_speed_percent);
+    EXPECT_FALSE(parsed.value().host.cpu_percent);
+    EXPECT_FALSE(parsed.value().processes.at(0).gpu_memory_bytes);
+    EXPECT_EQ(parsed.value().processes.at(0).cpu_percent, 350);  // several cores
+    EXPECT_EQ(saturating_add(INT64_MAX - 1, 5), INT64_MAX);
+    EXPECT_EQ(saturating_add(kMaxPlausibleBytes, kMaxPlausibleBytes), 2 * kMaxPlausibleBytes);
 }
 
 TEST(JsonInput, HostileShapesAreRefusedOrIgnoredWithoutHarm) {

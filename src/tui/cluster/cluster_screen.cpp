@@ -5,6 +5,7 @@
 
 #include "musatop/cluster/cluster_tracker.hpp"
 #include "musatop/model/history.hpp"
+#include "musatop/model/plausible.hpp"
 #include "musatop/output/format.hpp"
 #include "musatop/output/sanitize.hpp"
 #include "musatop/tui/dialogs/modal.hpp"
@@ -26,8 +27,8 @@ std::string totals(const std::vector<const cluster::NodeView*>& nodes, const Nod
         if (!views[i]) continue;
         for (const auto& d : views[i]->devices) {
             (d.gpu_utilization_percent && *d.gpu_utilization_percent > 0 ? busy : idle)++;
-            used += d.memory_used_bytes.value_or(0);
-            total += d.memory_total_bytes.value_or(0);
+            used = saturating_add(used, d.memory_used_bytes.value_or(0));
+            total = saturating_add(total, d.memory_total_bytes.value_or(0));
         }
     }
     return "nodes " + std::to_string(nodes.size()) + ": " + std::to_string(ok) + " ok, " + std::to_string(stale) +
