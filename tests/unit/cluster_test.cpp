@@ -345,6 +345,38 @@ TEST(PrometheusView, InstancesFromOneAnswer) {
     EXPECT_EQ(refused.error(), "Prometheus: bad query");
 }
 
+// Prometheus writes NaN and infinities as strings; they and values no GPU has are
+// unknown, never a number on screen.
+TEST(PrometheusView, NaNInfinitiesAndAbsurdValuesAreUnknown) {
+    const WallTime now(std::chrono::seconds(1800000100));
+    const std::string answer = R"({"status":"success","data":{"resultType":"vector","result":[
+      {"metric":{"__name__":"up","instance":"b:9499","job":"musatop"},"value":[1800000100,"1"]},
+      {"metric":{"__name__":"musatop_collect_timestamp_seconds","instance":"b:9499","source":"devices"},
+       "value":[1800000100,"1800000099.5"]},
+      {"metric":{"__name__":"musatop_gpu_info","instance":"b:9499","gpu":"0","uuid":"u0","name":"x","bus_id":""},
+       "value":[1800000100,"1"]},
+      {"metric":{"__name__":"musatop_gpu_utilization_ratio","instance":"b:9499","gpu":"0","uuid":"u0"},
+       "value":[1800000100,"NaN"]},
+      {"metric":{"__name__":"musatop_gpu_memory_used_bytes","instance":"b:9499","gpu":"0","uuid":"u0"},
+       "value":[1800000100,"+Inf"]},
+      {"metric":{"__name__":"musatop_gpu_memory_total_bytes","instance":"b:9499","gpu":"0","uuid":"u0"},
+       "value":[1800000100,"9.3e18"]},
+      {"metric":{"__name__":"musatop_gpu_temperature_celsius","instance":"b:9499","gpu":"0","uuid":"u0"},
+       "value":[1800000100,"-1e300"]},
+      {"metric":{"__name__":"musatop_gpu_power_watts","instance":"b:9499","gpu":"0","uuid":"u0"},
+       "value":[1800000100,"300"]}
+    ]}})";
+    const auto cluster = cluster_from_prometheus(answer, now, Seconds(1), {});
+    ASSERT_TRUE(cluster.ok()) << cluster.error();
+    ASSERT_EQ(cluster->nodes.size(), 1u);
+    const Device& d = cluster->nodes[0].snapshot->devices.at(0);
+    EXPECT_FALSE(d.gpu_utilization_percent);
+    EXPECT_FALSE(d.memory_used_bytes);
+    EXPECT_FALSE(d.memory_total_bytes);
+    EXPECT_FALSE(d.temperature_c);
+    EXPECT_EQ(d.power_draw_w, 300);
+}
+
 TEST(PrometheusView, TargetsGiveTheScrapeIntervalAndLastErrors) {
     const auto info = parse_targets(R"({"status":"success","data":{"activeTargets":[
         {"labels":{"instance":"a:9499","job":"musatop"},"scrapeInterval":"15s","lastError":"connection refused"},
