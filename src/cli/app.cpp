@@ -2,7 +2,10 @@
 
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
+#include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 
@@ -15,6 +18,7 @@
 #include <signal.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 
 #include "musatop/collection/demo/demo_source.hpp"
@@ -103,6 +107,15 @@ int run_program(const std::vector<std::string>& args, bool stdout_closed) {
             std::cerr << "musatop: " << *options.record_file
                       << " exists; choose another file, or continue it with 'musatop record --append'\n";
             return 1;
+        }
+        if (options.record_file) {  // a folder it cannot write to: said now, not after the screen has started
+            const auto folder = std::filesystem::path(*options.record_file).parent_path();
+            const std::string where = folder.empty() ? "." : folder.string();
+            if (::access(where.c_str(), W_OK | X_OK) != 0) {
+                std::cerr << "musatop: cannot record to " << *options.record_file << ": " << where << ": "
+                          << std::strerror(errno) << "\n";
+                return 1;
+            }
         }
         auto source = make_source(options);
         const bool interactive = ::isatty(STDIN_FILENO) && ::isatty(STDOUT_FILENO);

@@ -6,6 +6,9 @@
 #include <sstream>
 
 #include "musatop/cli/settings.hpp"
+
+#include <pwd.h>
+#include <unistd.h>
 #include "musatop/util/text.hpp"
 
 namespace musatop::cli {
@@ -179,14 +182,23 @@ std::string default_config_text() {
 }
 
 SettingPaths setting_paths(const std::function<const char*(const char*)>& getenv) {
+    // Without HOME (cron, some service managers) the account's home from the user
+    // database; without either there is no per-user file at all (""), never one at
+    // the filesystem's root.
+    std::string home = getenv("HOME") ? getenv("HOME") : "";
+    if (home.empty() || home.front() != '/') {
+        const passwd* account = ::getpwuid(::getuid());
+        home = account && account->pw_dir && account->pw_dir[0] == '/' ? account->pw_dir : "";
+    }
+    if (home == "/") home.clear();
     const auto base = [&](const char* variable, const char* under_home) -> std::string {
         const char* value = getenv(variable);
         if (value && *value == '/') return value;  // the XDG spec ignores relative paths
-        const char* home = getenv("HOME");
-        return std::string(home && *home ? home : "/") + under_home;
+        return home.empty() ? std::string() : home + under_home;
     };
-    return SettingPaths{base("XDG_CONFIG_HOME", "/.config") + "/musatop/config.toml", "/etc/musatop/config.toml",
-                        base("XDG_STATE_HOME", "/.local/state") + "/musatop/state.toml"};
+    const auto in = [](std::string dir, const char* file) { return dir.empty() ? dir : dir + file; };
+    return SettingPaths{in(base("XDG_CONFIG_HOME", "/.config"), "/musatop/config.toml"), "/etc/musatop/config.toml",
+                        in(base("XDG_STATE_HOME", "/.local/state"), "/musatop/state.toml")};
 }
 
 }  // namespace musatop::cli

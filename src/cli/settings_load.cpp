@@ -8,6 +8,7 @@
 
 #include "musatop/cli/settings.hpp"
 #include "musatop/cli/state_file.hpp"
+#include "musatop/util/safe_file.hpp"
 
 namespace musatop::cli {
 namespace {
@@ -44,10 +45,14 @@ Result<LoadedSettings> load_settings(Options& options, const std::set<std::strin
         if (auto error = add_file(*options.config_file, true)) return Error{*error};
     } else if (!options.no_config) {
         if (auto error = add_file(paths.system, false)) return Error{*error};
-        if (auto error = add_file(paths.user, false)) return Error{*error};
+        if (!paths.user.empty())  // "" without a home: no per-user file
+            if (auto error = add_file(paths.user, false)) return Error{*error};
     }
     LoadedSettings loaded;
-    if (screen) {
+    if (screen && paths.state.empty()) {
+        loaded.warnings.push_back("no home directory (HOME is unset and the account has none): the screen's choices "
+                                  "are not remembered");
+    } else if (screen) {
         loaded.state_path = paths.state;
         auto state = read_state(paths.state);
         if (state.ok()) layers.push_back(std::move(state.value()));
@@ -62,17 +67,19 @@ Result<LoadedSettings> load_settings(Options& options, const std::set<std::strin
 
 int write_config_file(const Options& options, const std::function<const char*(const char*)>& getenv) {
     const std::string path = options.write_config->empty() ? setting_paths(getenv).user : *options.write_config;
+    if (path.empty()) {
+        std::cerr << "musatop: no home directory (HOME is unset and the account has none): give --write-config a FILE\n";
+        return 1;
+    }
     std::error_code error;
-    if (fs::exists(path, error) && !options.force) {
+    if (fs::exists(fs::symlink_status(path, error)) && !options.force) {
         std::cerr << "musatop: " << path << " exists; add --force to replace it\n";
         return 1;
     }
     if (const auto parent = fs::path(path).parent_path(); !parent.empty()) fs::create_directories(parent, error);
-    std::ofstream file(path, std::ios::trunc);
-    file << default_config_text();
-    file.close();
-    if (!file) {
-        std::cerr << "musatop: cannot write " << path << ": " << std::strerror(errno) << "\n";
+    const auto written = replace_file(path, default_config_text());  // atomic; a symlink there is replaced, not followed
+    if (!written.ok()) {
+        std::cerr << "musatop: cannot write " << written.error() << "\n";
         return 1;
     }
     std::cout << "musatop: wrote the default settings to " << path << "\n";

@@ -1,5 +1,7 @@
 #include "musatop/cli/state_file.hpp"
 
+#include "musatop/util/safe_file.hpp"
+
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -52,22 +54,10 @@ std::optional<std::string> write_state(const std::string& path, const tui::Scree
     std::error_code error;
     fs::create_directories(fs::path(path).parent_path(), error);
     if (error) return fs::path(path).parent_path().string() + ": " + error.message();
-    const std::string temporary = path + ".tmp." + std::to_string(::getpid());
-    const std::string text = state_text(choices);
-    {
-        UniqueFd fd(::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
-        if (!fd.valid()) return temporary + ": " + std::strerror(errno);
-        if (::write(fd.get(), text.data(), text.size()) != static_cast<ssize_t>(text.size()) || ::fsync(fd.get()) != 0) {
-            const std::string why = std::strerror(errno);
-            ::unlink(temporary.c_str());
-            return temporary + ": " + why;
-        }
-    }
-    if (::rename(temporary.c_str(), path.c_str()) != 0) {
-        const std::string why = std::strerror(errno);
-        ::unlink(temporary.c_str());
-        return path + ": " + why;
-    }
+    // A temporary name of our own (O_EXCL), renamed over the file: a symlink planted
+    // at either name is never followed, even when root runs `sudo -E musatop`.
+    const auto written = replace_file(path, state_text(choices));
+    if (!written.ok()) return written.error();
     return std::nullopt;
 }
 

@@ -1,6 +1,7 @@
 #include "musatop/replay/recorder.hpp"
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -12,6 +13,7 @@
 #include <filesystem>
 
 #include "musatop/output/json_output.hpp"
+#include "musatop/util/safe_file.hpp"
 
 namespace musatop::replay {
 
@@ -41,9 +43,15 @@ Result<std::unique_ptr<Recorder>> Recorder::open(const RecorderSettings& setting
 }
 
 Result<bool> Recorder::start_file(bool with_header) {
-    const int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (with_header ? O_TRUNC : O_APPEND);
-    fd_ = ::open(settings_.path.c_str(), flags, 0644);
-    if (fd_ < 0) return Error{settings_.path + ": " + std::strerror(errno)};
+    // Never through a symlink (a decoy could stand for /etc/passwd when root records),
+    // and truncated only once the lock is ours: a second recorder on the same file,
+    // appending or --force, would interleave or wipe the frames of the first.
+    auto opened = open_regular_for_writing(settings_.path, O_WRONLY | O_CREAT | (with_header ? 0 : O_APPEND));
+    if (!opened.ok()) return Error{opened.error()};
+    if (::flock(opened->get(), LOCK_EX | LOCK_NB) != 0)
+        return Error{"another musatop is recording to " + settings_.path + "; stop it first, or record to another file"};
+    if (with_header && ::ftruncate(opened->get(), 0) != 0) return Error{settings_.path + ": " + std::strerror(errno)};
+    fd_ = opened.value().release();
     struct stat info {};
     file_bytes_ = ::fstat(fd_, &info) == 0 ? static_cast<std::uint64_t>(info.st_size) : 0;
     stream_->z = z_stream{};

@@ -4,10 +4,13 @@
 #include <signal.h>
 #include <sys/wait.h>
 
+#include <filesystem>
+
 #include <nlohmann/json.hpp>
 
 #include "child_process.hpp"
 #include "scenario.hpp"
+#include "test_support.hpp"
 
 using namespace musatop::testing;
 using namespace std::chrono_literals;
@@ -95,6 +98,24 @@ TEST(RecordCommand, OverwriteAppendAndBadFlags) {
     const auto not_gzip = scenario.run({"replay", (scenario.dir() / "plain.txt").string(), "--json"});
     EXPECT_EQ(not_gzip.exit_code, 1);
     EXPECT_EQ(not_gzip.err, "musatop replay: " + (scenario.dir() / "plain.txt").string() + ": not a gzip file\n");
+}
+
+// --record to a folder it cannot write to is refused before any screen starts
+// (it used to record nothing and exit 0); so is a symlink for `record`.
+TEST(RecordCommand, AnUnwritablePathOrASymlinkIsRefusedAtOnce) {
+    Scenario scenario;
+    changing(scenario);
+    const auto nowhere = scenario.run({"--record", "/nonexistent/dir/x.rec"});
+    EXPECT_EQ(nowhere.exit_code, 1);
+    EXPECT_EQ(nowhere.err, "musatop: cannot record to /nonexistent/dir/x.rec: /nonexistent/dir: No such file or directory\n");
+    scenario.set("decoy", "keep me\n");
+    std::filesystem::create_symlink(scenario.dir() / "decoy", scenario.dir() / "link.rec");
+    const auto link = (scenario.dir() / "link.rec").string();
+    const auto forced = scenario.run({"record", link, "--force", "--duration", "0.2"});
+    EXPECT_EQ(forced.exit_code, 1);
+    EXPECT_NE(forced.err.find(link + " is a symbolic link; musatop writes only to the file itself"), std::string::npos)
+        << forced.err;
+    EXPECT_EQ(musatop::testing::read_text(scenario.dir() / "decoy"), "keep me\n");
 }
 
 TEST(RecordCommand, SigtermEndsAndKillNineLosesNothingWritten) {

@@ -1,10 +1,13 @@
 // The recording format: written by Recorder, read back by read_recordings, with
 // every kind of damage a recorder or a disk can leave behind.
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <zlib.h>
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 
 #include "musatop/collection/demo/demo_source.hpp"
 #include "musatop/output/json_output.hpp"
@@ -150,10 +153,24 @@ TEST(Recording, BadFilesGetAClearMessage) {
 }
 
 TEST(Recording, WriteFailuresStopWithTheCause) {
-    auto full = Recorder::open({"/dev/full", OpenMode::overwrite, {}, 5}, header_at(1));
-    ASSERT_FALSE(full.ok());
-    EXPECT_EQ(full.error(), "recording to /dev/full stopped: No space left on device");
     TempDir dir;
+    {  // a file that cannot grow (ulimit -f; a full disk fails the same way)
+        const std::string capped = (dir / "capped.rec").string();
+        rlimit saved{};
+        ::getrlimit(RLIMIT_FSIZE, &saved);
+        const auto previous = ::signal(SIGXFSZ, SIG_IGN);
+        rlimit tiny = saved;
+        tiny.rlim_cur = 16;
+        ::setrlimit(RLIMIT_FSIZE, &tiny);
+        auto full = Recorder::open({capped, OpenMode::create, {}, 5}, header_at(1));
+        ::setrlimit(RLIMIT_FSIZE, &saved);
+        ::signal(SIGXFSZ, previous);
+        ASSERT_FALSE(full.ok());
+        EXPECT_EQ(full.error(), "recording to " + capped + " stopped: File too large");
+    }
+    // Devices are not recordings: /dev/full and the like are refused by name.
+    EXPECT_EQ(Recorder::open({"/dev/full", OpenMode::overwrite, {}, 5}, header_at(1)).error(),
+              "/dev/full is not a regular file");
     const std::string path = (dir / "r.rec").string();
     auto recorder = Recorder::open({path, OpenMode::create, {}, 5}, header_at(1));
     ASSERT_TRUE(recorder.ok());
@@ -199,4 +216,49 @@ TEST(Recording, HeadersOfTheWrongShapeAreRefusedNotThrown) {
         R"({"format": "musatop-recording", "format_version": 1099511627776, "started_at": "2026-12-02T10:00:00Z"})");
     ASSERT_FALSE(future.ok());
     EXPECT_NE(future.error().find("format_version 1099511627776 is newer"), std::string::npos) << future.error();
+}
+
+// A second recorder on a file one is writing is refused, appending or --force:
+// two appenders interleaved their frames into an unreadable file, and --force
+// truncated the live one.
+TEST(Recording, ASecondRecorderOnTheSameFileIsRefused) {
+    TempDir dir;
+    const std::string path = (dir / "r.rec").string();
+    auto first = Recorder::open({path, OpenMode::create, std::nullopt, 5}, header_at(100));
+    ASSERT_TRUE(first.ok()) << first.error();
+    ASSERT_TRUE(first.value()->append(sample(100)).ok());
+    for (const auto mode : {OpenMode::append, OpenMode::overwrite}) {
+        const auto second = Recorder::open({path, mode, std::nullopt, 5}, header_at(200));
+        ASSERT_FALSE(second.ok());
+        EXPECT_EQ(second.error(), "another musatop is recording to " + path + "; stop it first, or record to another file");
+    }
+    ASSERT_TRUE(first.value()->append(sample(101)).ok());
+    first.value().reset();  // stopped: the file is free again, and whole
+    const auto r = read_recordings({path});
+    ASSERT_TRUE(r.ok()) << r.error();
+    EXPECT_EQ(r->snapshots.size(), 2u);
+    EXPECT_TRUE(Recorder::open({path, OpenMode::append, std::nullopt, 5}, header_at(200)).ok());
+}
+
+// Never through a symlink: as root, `record X --force` overwrote what X pointed to.
+TEST(Recording, SymlinksAndSpecialFilesAreRefused) {
+    TempDir dir;
+    const auto decoy = dir / "passwd";
+    { std::ofstream(decoy) << "root:x:0:0\n"; }
+    const auto link = dir / "r.rec";
+    std::filesystem::create_symlink(decoy, link);
+    for (const auto mode : {OpenMode::create, OpenMode::overwrite}) {
+        const auto refused = Recorder::open({link.string(), mode, std::nullopt, 5}, header_at(100));
+        ASSERT_FALSE(refused.ok());
+    }
+    const auto forced = Recorder::open({link.string(), OpenMode::overwrite, std::nullopt, 5}, header_at(100));
+    EXPECT_EQ(forced.error(), link.string() + " is a symbolic link; musatop writes only to the file itself");
+    std::ifstream kept(decoy);
+    EXPECT_EQ(std::string(std::istreambuf_iterator<char>(kept), {}), "root:x:0:0\n");
+    const auto dangling = dir / "d.rec";
+    std::filesystem::create_symlink(dir / "created-by-root", dangling);
+    EXPECT_FALSE(Recorder::open({dangling.string(), OpenMode::create, std::nullopt, 5}, header_at(100)).ok());
+    EXPECT_FALSE(std::filesystem::exists(dir / "created-by-root"));
+    const auto directory = Recorder::open({dir.path().string(), OpenMode::overwrite, std::nullopt, 5}, header_at(100));
+    ASSERT_FALSE(directory.ok());
 }

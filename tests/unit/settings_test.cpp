@@ -204,3 +204,28 @@ TEST(StateFile, WrittenAtomicallyAndReadBack) {
     EXPECT_FALSE(read_state(path).ok());  // only screen choices belong there
     EXPECT_TRUE(write_state("/proc/musatop/state.toml", {}).has_value());
 }
+
+// A symlink planted at the state file's name (or at any temporary name) is never
+// followed: root running `sudo -E musatop` would otherwise overwrite its target.
+TEST(StateFile, APlantedSymlinkIsReplacedNotFollowed) {
+    musatop::testing::TempDir dir;
+    const auto decoy = dir.path() / "shadow";
+    std::ofstream(decoy) << "root:secret\n";
+    const auto path = dir.path() / "state.toml";
+    std::filesystem::create_symlink(decoy, path);
+    EXPECT_FALSE(write_state(path.string(), {SortField::rss, true, true, false}));
+    EXPECT_FALSE(std::filesystem::is_symlink(path));
+    std::ifstream kept(decoy);
+    EXPECT_EQ(std::string(std::istreambuf_iterator<char>(kept), {}), "root:secret\n");
+    EXPECT_TRUE(read_state(path.string()).ok());
+}
+
+// Without HOME the account's home is used; never a file at the filesystem's root.
+TEST(Settings, NoHomeVariableMeansTheAccountsHome) {
+    Environment env;  // no HOME, no XDG variables
+    const auto paths = setting_paths(env.getenv());
+    EXPECT_NE(paths.state.rfind("/.local/state", 0), 0u) << paths.state;
+    EXPECT_NE(paths.user.rfind("/.config", 0), 0u) << paths.user;
+    env.values = {{"HOME", ""}, {"XDG_STATE_HOME", "/srv/state"}};
+    EXPECT_EQ(setting_paths(env.getenv()).state, "/srv/state/musatop/state.toml");
+}

@@ -26,6 +26,7 @@ public:
         if (fd_ >= 0) ::close(fd_);
         fd_ = fd;
     }
+    int release() { return std::exchange(fd_, -1); }  // the caller closes it now
 
 private:
     int fd_ = -1;

@@ -1,0 +1,58 @@
+#include "musatop/util/safe_file.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+namespace musatop {
+namespace {
+
+std::string reason(const std::string& path) { return path + ": " + std::strerror(errno); }
+
+bool write_all(int fd, std::string_view text) {
+    while (!text.empty()) {
+        const ssize_t n = ::write(fd, text.data(), text.size());
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return false;
+        text.remove_prefix(static_cast<std::size_t>(n));
+    }
+    return true;
+}
+
+}  // namespace
+
+Result<UniqueFd> open_regular_for_writing(const std::string& path, int flags, mode_t mode) {
+    UniqueFd fd(::open(path.c_str(), flags | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, mode));
+    if (!fd.valid()) {
+        if (errno == ELOOP) return Error{path + " is a symbolic link; musatop writes only to the file itself"};
+        return Error{reason(path)};
+    }
+    struct stat info {};
+    if (::fstat(fd.get(), &info) != 0) return Error{reason(path)};
+    if (!S_ISREG(info.st_mode)) return Error{path + " is not a regular file"};
+    ::fcntl(fd.get(), F_SETFL, ::fcntl(fd.get(), F_GETFL) & ~O_NONBLOCK);  // O_NONBLOCK only kept a FIFO from blocking
+    return fd;
+}
+
+Result<bool> replace_file(const std::string& path, std::string_view text, mode_t mode) {
+    std::string name = path + ".tmp.XXXXXX";
+    std::vector<char> buffer(name.begin(), name.end());
+    buffer.push_back('\0');
+    UniqueFd fd(::mkostemp(buffer.data(), O_CLOEXEC));  // O_CREAT | O_EXCL: never an existing name
+    const std::string temporary(buffer.data());
+    if (!fd.valid()) return Error{reason(temporary)};
+    const bool written = ::fchmod(fd.get(), mode) == 0 && write_all(fd.get(), text) && ::fsync(fd.get()) == 0;
+    if (!written || ::rename(temporary.c_str(), path.c_str()) != 0) {  // rename replaces a symlink, not its target
+        const Error error{written ? reason(path) : reason(temporary)};
+        ::unlink(temporary.c_str());
+        return error;
+    }
+    return true;
+}
+
+}  // namespace musatop
