@@ -115,10 +115,56 @@ std::optional<bool> boolean_text(std::string_view text) {
     return std::nullopt;
 }
 
+// toml++ recurses once per level of a dotted key, table or array: a 40,000-deep
+// `a.a.a...` overflowed the stack (SIGSEGV) before any error could be said. A
+// settings file needs two levels; deeper or larger text is refused at the place
+// it goes too deep, before the parser sees it.
+constexpr std::size_t kMaxSettingsBytes = 1 << 20;
+constexpr int kMaxNesting = 32;
+
+std::optional<std::string> shape_problem(std::string_view text, const std::string& path) {
+    if (text.size() > kMaxSettingsBytes) return path + ": larger than 1 MiB; not a settings file";
+    int line = 1, column = 0, depth = 0, dots = 0;
+    bool in_key = true;  // before the line's '=': dots there are levels of a key
+    char quote = 0;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        ++column;
+        if (c == '\n') {
+            ++line, column = 0, dots = 0;
+            in_key = depth == 0;
+            if (quote == '"' || quote == '\'') quote = 0;  // a one-line string ends with its line (else toml++ says so)
+            continue;
+        }
+        if (quote) {
+            if (c == '\\' && quote == '"') ++i, ++column;
+            else if (c == quote) quote = 0;
+            continue;
+        }
+        if (c == '#') {
+            while (i + 1 < text.size() && text[i + 1] != '\n') ++i;
+        } else if (c == '"' || c == '\'') {
+            quote = c;
+        } else if (c == '=') {
+            in_key = false;
+        } else if (c == '.' && in_key && ++dots > kMaxNesting) {
+            return path + ":" + std::to_string(line) + ":" + std::to_string(column) + ": a key more than " +
+                   std::to_string(kMaxNesting) + " levels deep";
+        } else if ((c == '[' || c == '{') && ++depth > kMaxNesting) {
+            return path + ":" + std::to_string(line) + ":" + std::to_string(column) + ": nested more than " +
+                   std::to_string(kMaxNesting) + " levels deep";
+        } else if ((c == ']' || c == '}') && depth > 0) {
+            --depth;
+        }
+    }
+    return std::nullopt;
+}
+
 }  // namespace
 
 Result<SettingLayer> parse_settings_toml(std::string_view text, const std::string& path) {
     SettingLayer layer{path, {}};
+    if (auto problem = shape_problem(text, path)) return Error{*problem};
     try {
         const toml::table table = toml::parse(text, path);
         read_table(table, "", path, layer);

@@ -229,3 +229,17 @@ TEST(Settings, NoHomeVariableMeansTheAccountsHome) {
     env.values = {{"HOME", ""}, {"XDG_STATE_HOME", "/srv/state"}};
     EXPECT_EQ(setting_paths(env.getenv()).state, "/srv/state/musatop/state.toml");
 }
+
+// toml++ recurses per level: 40,000 levels crashed musatop before any message.
+TEST(Settings, DeepOrHugeTextIsRefusedBeforeTheParser) {
+    std::string deep = "a";
+    for (int i = 0; i < 40000; ++i) deep += ".a";
+    EXPECT_EQ(parse_error(deep + " = 1\n"), "c.toml:1:66: a key more than 32 levels deep");
+    EXPECT_EQ(parse_error("x = " + std::string(40000, '[') + "\n"), "c.toml:1:37: nested more than 32 levels deep");
+    EXPECT_EQ(parse_error("y = {" + std::string(40000, '{') + "\n").rfind("c.toml:1:", 0), 0u);
+    EXPECT_EQ(parse_error(std::string(2 << 20, '#')), "c.toml: larger than 1 MiB; not a settings file");
+    // Dots and brackets inside strings and comments are text, not levels.
+    EXPECT_EQ(parse_error("# " + std::string(100, '.') + "\nsort = \"" + std::string(100, '[') + "\"\n").find("levels"),
+              std::string::npos);
+    EXPECT_EQ(parse_error("[colors]\nscheme = \"dark\"\n").find("levels"), std::string::npos);
+}
