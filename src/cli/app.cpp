@@ -29,6 +29,7 @@
 #include "musatop/serve/serve_app.hpp"
 #include "musatop/tui/tui_app.hpp"
 #include "musatop/util/version.hpp"
+#include "musatop/output/sanitize.hpp"
 
 namespace musatop::cli {
 namespace {
@@ -66,7 +67,7 @@ Result<serve::ServeSettings> serve_settings(const Options& options) {
 int run_program(const std::vector<std::string>& args, bool stdout_closed) {
     ParseResult parsed = parse_command_line(args);
     std::cout << parsed.stdout_text << std::flush;
-    std::cerr << parsed.stderr_text << std::flush;
+    std::cerr << sanitize_lines(parsed.stderr_text) << std::flush;  // flag values echoed
     if (parsed.exit_code) return *parsed.exit_code;
     const auto getenv = [](const char* name) { return std::getenv(name); };
     if (parsed.options.write_config) return write_config_file(parsed.options, getenv);
@@ -74,10 +75,10 @@ int run_program(const std::vector<std::string>& args, bool stdout_closed) {
     const bool screen = !options.once && !options.json && !options.serve && !options.record;
     const auto loaded = load_settings(options, parsed.explicit_keys, screen, setting_paths(getenv), getenv);
     if (!loaded.ok()) {
-        std::cerr << "musatop: error: " << loaded.error() << "\n";
+        std::cerr << "musatop: error: " << sanitize(loaded.error()) << "\n";  // config values, MUSATOP_*
         return 2;
     }
-    for (const auto& warning : loaded->warnings) std::cerr << "musatop: " << warning << "\n";
+    for (const auto& warning : loaded->warnings) std::cerr << "musatop: " << sanitize(warning) << "\n";
     if (stdout_closed) {
         std::cerr << "musatop: cannot write the output: standard output is closed\n";
         return 1;
@@ -98,7 +99,7 @@ int run_program(const std::vector<std::string>& args, bool stdout_closed) {
         if (options.serve) {
             auto settings = serve_settings(options);
             if (!settings.ok()) {
-                std::cerr << "musatop: error: " << settings.error() << "\n";
+                std::cerr << "musatop: error: " << sanitize(settings.error()) << "\n";
                 return 2;
             }
             return serve::run_serve(settings.value(), make_source(options));
@@ -126,7 +127,7 @@ int run_program(const std::vector<std::string>& args, bool stdout_closed) {
         if (options.once || options.json || !interactive) return run_one_shot(options, *source);
         return tui::run_tui(screen_settings(options, loaded->state_path), std::move(source));
     } catch (const std::exception& error) {
-        std::cerr << "musatop: " << error.what() << "\n";
+        std::cerr << "musatop: " << sanitize(error.what()) << "\n";
         return 1;
     }
 }

@@ -19,6 +19,7 @@
 #include "musatop/cluster/prometheus_source.hpp"
 #include "musatop/cli/screen_settings.hpp"
 #include "musatop/tui/cluster/cluster_app.hpp"
+#include "musatop/output/sanitize.hpp"
 
 namespace musatop::cli {
 namespace {
@@ -176,7 +177,7 @@ int run_cluster(const Options& options, bool interactive) {
         const auto until = std::chrono::steady_clock::now() + to_duration(settings.timeout + Seconds(0.25));
         return print_once(options, cluster::filtered(source->round(until, -1), filter.value()));
     } catch (const UsageProblem& problem) {
-        std::cerr << "musatop: error: " << problem.message << "\n";
+        std::cerr << "musatop: error: " << sanitize(problem.message) << "\n";
         return 2;
     }
 }

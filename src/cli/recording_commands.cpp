@@ -19,6 +19,7 @@
 #include "musatop/util/cancel.hpp"
 #include "musatop/tui/tui_app.hpp"
 #include "musatop/util/version.hpp"
+#include "musatop/output/sanitize.hpp"
 
 namespace musatop::cli {
 namespace {
@@ -60,7 +61,7 @@ int run_record(const Options& options, Source& source) {
     header.hostname = snapshot.host.hostname;
     auto recorder = replay::Recorder::open({o.file, open_mode(o), o.max_bytes, o.max_files}, header);
     if (!recorder.ok()) {
-        std::cerr << "musatop record: " << recorder.error() << "\n";
+        std::cerr << "musatop record: " << sanitize(recorder.error()) << "\n";
         return 1;
     }
     std::cerr << "musatop record: recording to " << o.file << " every " << options.interval_seconds
@@ -72,7 +73,7 @@ int run_record(const Options& options, Source& source) {
         if (stop_signal) break;  // a round cut short by the signal is not recorded
         // The command line's filters (--gpu, --pid, --user) choose what is kept.
         if (auto written = recorder.value()->append(apply_view(snapshot, options.filter)); !written.ok()) {
-            std::cerr << "musatop record: " << written.error() << "\n";
+            std::cerr << "musatop record: " << sanitize(written.error()) << "\n";
             return 1;
         }
         const auto next = round_started + interval;
@@ -93,17 +94,17 @@ int run_replay(const Options& options) {
     const ReplayOptions& o = *options.replay;
     auto recording = replay::read_recordings(o.files);
     if (!recording.ok()) {
-        std::cerr << "musatop replay: " << recording.error() << "\n";
+        std::cerr << "musatop replay: " << sanitize(recording.error()) << "\n";
         return 1;
     }
-    for (const auto& note : recording->notes()) std::cerr << "musatop replay: " << note << "\n";
+    for (const auto& note : recording->notes()) std::cerr << "musatop replay: " << sanitize(note) << "\n";
     const auto& snapshots = recording->snapshots;
     const WallTime first = snapshots.front().sampled_at;
     const WallTime last = snapshots.back().sampled_at;
     const auto time_of = [&](const std::string& flag, const std::string& text) -> std::optional<WallTime> {
         const auto t = replay::parse_replay_time(text, first);
         if (!t) {
-            std::cerr << "musatop: error: argument " << flag << ": '" << text
+            std::cerr << "musatop: error: argument " << flag << ": '" << sanitize(text)
                       << "' is not a time (2026-12-02T03:15:00Z, local 2026-12-02T03:15:00, or +90s, +5m, +1h30m)\n";
         } else if (*t < first || *t > last) {
             std::cerr << "musatop: error: argument " << flag << ": " << format_iso8601(*t)

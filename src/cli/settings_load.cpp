@@ -9,6 +9,7 @@
 #include "musatop/cli/settings.hpp"
 #include "musatop/cli/state_file.hpp"
 #include "musatop/util/safe_file.hpp"
+#include "musatop/output/sanitize.hpp"
 
 namespace musatop::cli {
 namespace {
@@ -73,13 +74,13 @@ int write_config_file(const Options& options, const std::function<const char*(co
     }
     std::error_code error;
     if (fs::exists(fs::symlink_status(path, error)) && !options.force) {
-        std::cerr << "musatop: " << path << " exists; add --force to replace it\n";
+        std::cerr << "musatop: " << sanitize(path) << " exists; add --force to replace it\n";
         return 1;
     }
     if (const auto parent = fs::path(path).parent_path(); !parent.empty()) fs::create_directories(parent, error);
     const auto written = replace_file(path, default_config_text());  // atomic; a symlink there is replaced, not followed
     if (!written.ok()) {
-        std::cerr << "musatop: cannot write " << written.error() << "\n";
+        std::cerr << "musatop: cannot write " << sanitize(written.error()) << "\n";
         return 1;
     }
     std::cout << "musatop: wrote the default settings to " << path << "\n";

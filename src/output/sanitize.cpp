@@ -64,6 +64,18 @@ int code_point_width(char32_t cp) {
     return 1;
 }
 
+std::string sanitize_lines(std::string_view text) {
+    std::string out;
+    for (std::size_t start = 0; start <= text.size();) {
+        const std::size_t end = std::min(text.find('\n', start), text.size());
+        out += sanitize(text.substr(start, end - start));
+        if (end == text.size()) break;
+        out += '\n';
+        start = end + 1;
+    }
+    return out;
+}
+
 std::string sanitize(std::string_view text) {
     std::string out;
     out.reserve(text.size());

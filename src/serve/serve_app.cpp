@@ -16,6 +16,7 @@
 #include "musatop/net/api.hpp"
 #include "musatop/net/http_server.hpp"
 #include "musatop/util/cancel.hpp"
+#include "musatop/output/sanitize.hpp"
 
 namespace musatop::serve {
 namespace {
@@ -65,7 +66,7 @@ int run_serve(const ServeSettings& settings, std::unique_ptr<Source> source) {
     if (settings.web.tls) {
         auto made = net::TlsContext::server(settings.web.tls->cert_file, settings.web.tls->key_file);
         if (!made.ok()) {
-            std::cerr << "musatop serve: " << made.error() << "\n";
+            std::cerr << "musatop serve: " << sanitize(made.error()) << "\n";
             return 2;
         }
         tls = made.value();

@@ -16,6 +16,7 @@
 #include "musatop/tui/screens/main_screen.hpp"
 #include "musatop/tui/terminal_guard.hpp"
 #include "musatop/util/version.hpp"
+#include "musatop/output/sanitize.hpp"
 
 namespace musatop::tui {
 namespace {
@@ -241,7 +242,7 @@ int run_on_terminal(bool color, bool mouse, const std::function<void(CursesTermi
         signal_received = TerminalGuard::quit_signal();
     }  // terminal restored here, before anything is printed
     if (!failure.empty()) {
-        std::cerr << "musatop: " << failure << "\n";
+        std::cerr << "musatop: " << sanitize(failure) << "\n";
         return 1;
     }
     // Ctrl-C is the quit key; SIGTERM, SIGHUP and SIGQUIT end the program the usual way.

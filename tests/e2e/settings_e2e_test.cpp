@@ -72,3 +72,26 @@ TEST(SettingsE2e, FlagsBeatVariablesBeatTheFile) {
     // gpu_memory from the flag, reversed by the file: the smaller (1 MiB) first.
     EXPECT_EQ(nlohmann::json::parse(flag.out)["processes"][0]["pid"], 4000001);
 }
+
+// Values echoed in errors come from files, variables and flags anyone may have
+// written: their control characters never reach the terminal (an OSC sequence
+// here would retitle it, a CSI one clear it).
+TEST(SettingsE2e, EchoedValuesCarryNoControlCharacters) {
+    Scenario scenario;
+    scenario.use_reference_fixtures();
+    const std::string hostile = "x\x1b]0;pwned\x07\x1b[2J\x9b" "1m";
+    const auto variable = scenario.run({"--json"}, std::chrono::seconds(10), {"MUSATOP_SORT=" + hostile});
+    EXPECT_EQ(variable.exit_code, 2);
+    std::ofstream(user_config(scenario)) << "sort = \"" << "x\\u001b]0;pwned\\u0007" << "\"\n";
+    const auto file = scenario.run({"--json"});
+    EXPECT_EQ(file.exit_code, 2);
+    std::filesystem::remove(user_config(scenario));
+    const auto flag = scenario.run({"--json", "--sort", hostile});
+    EXPECT_EQ(flag.exit_code, 2);
+    for (const auto* run : {&variable, &file, &flag}) {
+        EXPECT_FALSE(run->err.empty());
+        EXPECT_EQ(run->err.find('\x1b'), std::string::npos) << run->err;
+        EXPECT_EQ(run->err.find('\x07'), std::string::npos) << run->err;
+        EXPECT_EQ(run->err.find("\xc2\x9b"), std::string::npos) << run->err;
+    }
+}

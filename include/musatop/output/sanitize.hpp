@@ -13,6 +13,8 @@ namespace musatop {
 // UTF-8 becomes U+FFFD. Nothing can start an escape sequence afterwards.
 std::string sanitize(std::string_view text);
 std::string sanitize_or_na(const std::optional<std::string>& text);  // unknown -> "N/A"
+// The same for a message of several lines to stderr: its line breaks kept.
+std::string sanitize_lines(std::string_view text);
 
 bool is_unsafe_code_point(char32_t cp);
 
