@@ -209,4 +209,13 @@ void CursesTerminal::draw(const Canvas& canvas) {
 
 void CursesTerminal::repaint_everything() { ::clearok(curscr, TRUE); }
 
+void CursesTerminal::resume() {
+    ::reset_prog_mode();  // the modes saved by initscr/cbreak/noecho, whatever the shell set meanwhile
+    if (mouse_) {
+        std::fputs(kMouseOn, stdout);
+        std::fflush(stdout);
+    }
+    repaint_everything();
+}
+
 }  // namespace musatop::tui

@@ -13,6 +13,7 @@ namespace {
 struct termios saved_termios;
 volatile std::sig_atomic_t have_saved_termios = 0;
 volatile std::sig_atomic_t pending_quit_signal = 0;
+volatile std::sig_atomic_t pending_resume = 0;
 
 // SIGQUIT (Ctrl-\\) ends the screen like SIGTERM: the terminal restored, GMI
 // children killed, exit 131, and no core dump of a monitor.
@@ -20,6 +21,7 @@ constexpr int kQuitSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
 constexpr int kFatalSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP, SIGSYS, SIGXCPU, SIGXFSZ};
 
 void on_quit_signal(int signal) { pending_quit_signal = signal; }
+void on_resume(int) { pending_resume = 1; }
 
 // Async-signal-safe only: tcsetattr and write, then die by the same signal.
 void on_fatal_signal(int signal) {
@@ -51,16 +53,25 @@ TerminalGuard::TerminalGuard() {
     pending_quit_signal = 0;
     for (int s : kQuitSignals) install(s, on_quit_signal);
     for (int s : kFatalSignals) install(s, on_fatal_signal);
+    pending_resume = 0;
+    install(SIGCONT, on_resume);  // without SA_RESTART: the UI's wait returns at once
 }
 
 TerminalGuard::~TerminalGuard() {
     for (int s : kFatalSignals) ::signal(s, SIG_DFL);
     for (int s : kQuitSignals) ::signal(s, SIG_DFL);
+    ::signal(SIGCONT, SIG_DFL);
     if (saved_) ::tcsetattr(STDIN_FILENO, TCSADRAIN, &saved_termios);
     have_saved_termios = 0;
 }
 
 bool TerminalGuard::quit_requested() { return pending_quit_signal != 0; }
 int TerminalGuard::quit_signal() { return pending_quit_signal; }
+
+bool TerminalGuard::take_resumed() {
+    if (!pending_resume) return false;
+    pending_resume = 0;
+    return true;
+}
 
 }  // namespace musatop::tui

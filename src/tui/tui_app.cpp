@@ -56,6 +56,10 @@ public:
         bool dirty = true;
         for (;;) {
             if (TerminalGuard::quit_requested()) return;
+            if (TerminalGuard::take_resumed()) {
+                terminal_.resume();
+                dirty = true;
+            }
             const MonoTime now = monotonic_now();
             const bool new_data = sampler_.revision() != frame_.revision;
             if (new_data) {

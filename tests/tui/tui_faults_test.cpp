@@ -3,6 +3,8 @@
 // never lets raw escape sequences through.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 #include "scenario.hpp"
 #include "tmux_session.hpp"
 #include "tui_helpers.hpp"
@@ -126,4 +128,26 @@ TEST(TuiSecurity, HostileTextNeverReachesTheTerminalRaw) {
     EXPECT_FALSE(has(tui.screen_with_escapes(), "\x1b[2J"));
     tui.keys({"Escape"});
     quit_and_check_terminal(tui);
+}
+
+// Stopped from outside (SIGSTOP, not Ctrl-Z) while the shell puts the terminal
+// back in line mode with echo and writes on it: on SIGCONT the screen sets its
+// modes again (a single key works, no Enter) and repaints whole.
+TEST(TuiFaults, StoppedFromOutsideAndContinuedTheScreenIsWholeAgain) {
+    Scenario scenario;
+    eight_gpus(scenario);
+    TmuxSession tui(scenario, {"--interval", "0.1"}, 80, 24);
+    ASSERT_TRUE(tui.wait_for("Processes 1"));
+    const std::string tty = tui.pane_format("#{pane_tty}");
+    ASSERT_EQ(tty.rfind("/dev/", 0), 0u) << tty;
+    tui.signal_program("STOP");
+    ASSERT_EQ(std::system(("stty -F " + tty + " icanon echo && printf '\\033[HGARBAGE-XYZ' > " + tty).c_str()), 0);
+    ASSERT_TRUE(tui.wait_for("GARBAGE-XYZ")) << tui.screen();
+    tui.signal_program("CONT");
+    ASSERT_TRUE(tui.wait_for_absent("GARBAGE-XYZ"));
+    EXPECT_TRUE(has(tui.screen(), "Processes 1"));
+    tui.type("q");  // one key, no Enter: the screen reads keys one by one again
+    ASSERT_TRUE(tui.wait_for_exit());
+    EXPECT_EQ(tui.exit_code(), 0);
+    EXPECT_EQ(tui.stty_before(), tui.stty_after());
 }

@@ -31,6 +31,9 @@ public:
     std::optional<Key> read_key(int timeout_ms);
     void draw(const Canvas& canvas);
     void repaint_everything();  // Ctrl-L
+    // After the process was stopped and continued: the terminal modes the screen
+    // needs (no echo, keys one by one, mouse reporting) set again, then a whole repaint.
+    void resume();
     int palette_size() const { return palette_size_; }
     // Said once on the first screen (why it draws ASCII, say); empty for nothing.
     std::string startup_note;

@@ -17,6 +17,10 @@ public:
     static bool quit_requested();
     // The signal that asked to quit (0 if none).
     static int quit_signal();
+    // True once after a SIGCONT: stopped from outside (SIGSTOP, not ncurses' own
+    // Ctrl-Z), the shell put the terminal back in line mode with echo, so the
+    // screen must set its modes again and redraw whole.
+    static bool take_resumed();
 
 private:
     bool saved_ = false;

@@ -42,6 +42,10 @@ public:
         std::int64_t drawn_second = -1;
         for (;;) {
             if (TerminalGuard::quit_requested()) return;
+            if (TerminalGuard::take_resumed()) {
+                terminal_.resume();
+                dirty = true;
+            }
             const MonoTime now = monotonic_now();
             if (sampler_.revision() != seen) {
                 seen = sampler_.revision();
