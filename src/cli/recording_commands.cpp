@@ -101,23 +101,28 @@ int run_replay(const Options& options) {
     const auto& snapshots = recording->snapshots;
     const WallTime first = snapshots.front().sampled_at;
     const WallTime last = snapshots.back().sampled_at;
+    // Times are given to the second while the first frame is sampled at some
+    // fraction of one: the recording starts, for these flags, at its first whole second.
+    const WallTime start = std::chrono::floor<std::chrono::seconds>(first);
+    const auto outside = [&](const std::string& flag, WallTime t) {
+        std::cerr << "musatop: error: argument " << flag << ": " << format_iso8601(t) << " is outside the recording ("
+                  << format_iso8601(first) << " to " << format_iso8601(last) << ")\n";
+    };
     const auto time_of = [&](const std::string& flag, const std::string& text) -> std::optional<WallTime> {
         const auto t = replay::parse_replay_time(text, first);
-        if (!t) {
+        if (!t)
             std::cerr << "musatop: error: argument " << flag << ": '" << sanitize(text)
                       << "' is not a time (2026-12-02T03:15:00Z, local 2026-12-02T03:15:00, or +90s, +5m, +1h30m)\n";
-        } else if (*t < first || *t > last) {
-            std::cerr << "musatop: error: argument " << flag << ": " << format_iso8601(*t)
-                      << " is outside the recording (" << format_iso8601(first) << " to " << format_iso8601(last)
-                      << ")\n";
-            return std::nullopt;
-        }
         return t;
     };
     if (o.from || o.to) {
+        // A window reaching past either end is cut to the recording, as `head` is
+        // not an error on a short file; one that misses the recording entirely is.
         const auto from = o.from ? time_of("--from", *o.from) : std::optional(first);
         const auto to = o.to ? time_of("--to", *o.to) : std::optional(last);
         if (!from || !to) return 2;
+        if (*from > last) return outside("--from", *from), 2;
+        if (*to < start) return outside("--to", *to), 2;
         std::string lines;
         for (const auto& s : snapshots)
             if (s.sampled_at >= *from && s.sampled_at <= *to)
@@ -129,6 +134,7 @@ int run_replay(const Options& options) {
     if (o.at) {
         const auto at = time_of("--at", *o.at);
         if (!at) return 2;
+        if (*at < start || *at > last + std::chrono::seconds(1)) return outside("--at", *at), 2;
         // The snapshot in force at that time: the last one sampled at or before it.
         index = 0;
         while (index + 1 < snapshots.size() && snapshots[index + 1].sampled_at <= *at) ++index;

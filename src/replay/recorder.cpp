@@ -109,13 +109,22 @@ Result<bool> Recorder::rotate() {
     auto finished = write_compressed("", Z_FINISH);
     if (!finished.ok()) return finished;
     close_file();
+    // A rename that fails must not be followed by reopening FILE with truncation
+    // (56 of 60 frames were lost that way): the recording stops with the reason and
+    // every file keeps what it holds.
     namespace fs = std::filesystem;
-    std::error_code ignored;
+    std::error_code error;
     const auto name = [&](int n) { return settings_.path + "." + std::to_string(n); };
-    fs::remove(name(settings_.max_files), ignored);
-    for (int n = settings_.max_files - 1; n >= 1; --n)
-        if (fs::exists(name(n))) fs::rename(name(n), name(n + 1), ignored);
-    if (settings_.max_files >= 1) fs::rename(settings_.path, name(1), ignored);
+    const auto failed = [&](const std::string& from, const std::string& to) {
+        return Error{"recording to " + settings_.path + " stopped: cannot rotate " + from + " to " + to + ": " +
+                     error.message() + "; what was recorded is kept"};
+    };
+    fs::remove(name(settings_.max_files), error);
+    for (int n = settings_.max_files - 1; n >= 1; --n) {
+        if (!fs::exists(fs::symlink_status(name(n)))) continue;
+        if (fs::rename(name(n), name(n + 1), error); error) return failed(name(n), name(n + 1));
+    }
+    if (fs::rename(settings_.path, name(1), error); error) return failed(settings_.path, name(1));  // --max-files >= 1
     header_.started_at = std::chrono::system_clock::now();
     return start_file(true);
 }

@@ -3,6 +3,7 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <charconv>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -18,6 +19,12 @@ namespace {
 using json = nlohmann::ordered_json;
 
 Result<std::string> read_whole(const std::string& path) {
+    // A directory read as a stream looked like "an empty file", and /dev/zero never ends.
+    std::error_code error;
+    const auto status = std::filesystem::status(path, error);
+    if (std::filesystem::is_directory(status)) return Error{path + " is a directory, not a recording"};
+    if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status))
+        return Error{path + " is not a regular file, not a recording"};
     std::ifstream in(path, std::ios::binary);
     if (!in) return Error{path + ": cannot read"};
     std::ostringstream bytes;
@@ -68,6 +75,7 @@ std::vector<std::string> Recording::notes() const {
     if (torn_tail) out.push_back(std::to_string(torn_tail) + " incomplete record at the end ignored");
     if (bad_lines) out.push_back(std::to_string(bad_lines) + " unreadable record(s) skipped");
     if (out_of_order) out.push_back(std::to_string(out_of_order) + " record(s) older than the one before skipped");
+    for (const auto& part : missing_parts) out.push_back("missing from the rotated set: " + part + "; the rest is replayed");
     return out;
 }
 
@@ -140,11 +148,40 @@ Result<Recording> parse_recording(std::string_view text, const std::string& orig
     return r;
 }
 
+// A rotated set: FILE.1, FILE.2, ... beside FILE, every one that exists (a number
+// missing in between is a gap to report, not the end of the set).
+std::vector<int> rotated_parts(const std::string& file) {
+    namespace fs = std::filesystem;
+    const fs::path base(file);
+    const std::string prefix = base.filename().string() + ".";
+    std::vector<int> numbers;
+    std::error_code error;
+    for (const auto& entry : fs::directory_iterator(base.has_parent_path() ? base.parent_path() : ".", error)) {
+        const std::string name = entry.path().filename().string();
+        if (name.size() <= prefix.size() || name.compare(0, prefix.size(), prefix) != 0 || !entry.is_regular_file())
+            continue;
+        int n = 0;
+        const char* digits = name.data() + prefix.size();
+        const auto [end, fail] = std::from_chars(digits, name.data() + name.size(), n);
+        if (fail == std::errc{} && end == name.data() + name.size() && n >= 1 && digits[0] != '0') numbers.push_back(n);
+    }
+    std::sort(numbers.begin(), numbers.end());
+    return numbers;
+}
+
 Result<Recording> read_recordings(const std::vector<std::string>& given) {
     std::vector<std::string> paths = given;
-    if (paths.size() == 1)  // a rotated set: FILE.1, FILE.2, ... beside FILE
-        for (int n = 1; std::filesystem::exists(given[0] + "." + std::to_string(n)); ++n)
+    std::vector<std::string> missing;
+    if (paths.size() == 1) {
+        int expected = 1;
+        for (int n : rotated_parts(given[0])) {
+            if (expected < n)  // one note per gap, however wide
+                missing.push_back(given[0] + "." + std::to_string(expected) +
+                                  (n - 1 > expected ? " to " + given[0] + "." + std::to_string(n - 1) : ""));
             paths.push_back(given[0] + "." + std::to_string(n));
+            expected = n + 1;
+        }
+    }
     std::vector<Recording> parts;
     for (const auto& path : paths) {
         auto bytes = read_whole(path);
@@ -160,6 +197,7 @@ Result<Recording> read_recordings(const std::vector<std::string>& given) {
                      [](const Recording& a, const Recording& b) { return a.header.started_at < b.header.started_at; });
     Recording all;
     all.header = parts.front().header;
+    all.missing_parts = std::move(missing);
     for (auto& part : parts) {
         all.torn_tail += part.torn_tail;
         all.bad_lines += part.bad_lines;

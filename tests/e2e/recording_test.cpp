@@ -52,9 +52,6 @@ TEST(RecordCommand, ReplayGivesExactlyTheRecordedSnapshots) {
     ASSERT_EQ(recorded.exit_code, 0) << recorded.err;
     EXPECT_NE(recorded.err.find("musatop record: recording to " + file), std::string::npos);
 
-    const auto all = scenario.run({"replay", file, "--json", "--from", "+0s", "--to", "+1h"}, 20s);
-    ASSERT_EQ(all.exit_code, 2);  // +1h is after the end: a clear error, not a silent cut
-    EXPECT_NE(all.err.find("is outside the recording"), std::string::npos);
     const auto lines = scenario.run({"replay", file, "--json", "--from", "+0s"}, 20s);
     ASSERT_EQ(lines.exit_code, 0) << lines.err;
     const auto snapshots = json_lines(lines.out);
@@ -75,6 +72,19 @@ TEST(RecordCommand, ReplayGivesExactlyTheRecordedSnapshots) {
     const auto range = scenario.run({"replay", file, "--json", "--from", snapshots[1]["sampled_at"],
                                      "--to", snapshots[3]["sampled_at"]}, 20s);
     EXPECT_EQ(json_lines(range.out).size(), 3u);
+    // A window past either end is cut to the recording (as `head` on a short file);
+    // one that misses it is an error; the first second counts as the recording's.
+    const auto all = scenario.run({"replay", file, "--json", "--from", "+0s", "--to", "+1h"}, 20s);
+    ASSERT_EQ(all.exit_code, 0) << all.err;
+    EXPECT_EQ(json_lines(all.out).size(), snapshots.size());
+    const std::string first = snapshots[0]["sampled_at"];
+    const std::string whole_second = first.substr(0, 19) + "Z";  // 2026-12-04T11:58:53Z, before the first frame
+    const auto early = scenario.run({"replay", file, "--json", "--at", whole_second}, 20s);
+    ASSERT_EQ(early.exit_code, 0) << early.err;
+    EXPECT_EQ(json::parse(early.out), snapshots[0]);
+    const auto after = scenario.run({"replay", file, "--json", "--from", "+1h"}, 20s);
+    EXPECT_EQ(after.exit_code, 2);
+    EXPECT_NE(after.err.find("is outside the recording"), std::string::npos);
 }
 
 TEST(RecordCommand, OverwriteAppendAndBadFlags) {

@@ -150,6 +150,8 @@ TEST(Recording, BadFilesGetAClearMessage) {
               p + "header: no snapshots in the recording (header only)");
     EXPECT_EQ(error("corrupt", std::string("\x1f\x8b\x08\x00garbage", 11)), p + "corrupt: corrupt gzip data");
     EXPECT_FALSE(read_recordings({p + "missing"}).ok());
+    EXPECT_EQ(read_recordings({dir.path().string()}).error(), dir.path().string() + " is a directory, not a recording");
+    EXPECT_EQ(read_recordings({"/dev/zero"}).error(), "/dev/zero is not a regular file, not a recording");
 }
 
 TEST(Recording, WriteFailuresStopWithTheCause) {
@@ -261,4 +263,34 @@ TEST(Recording, SymlinksAndSpecialFilesAreRefused) {
     EXPECT_FALSE(std::filesystem::exists(dir / "created-by-root"));
     const auto directory = Recorder::open({dir.path().string(), OpenMode::overwrite, std::nullopt, 5}, header_at(100));
     ASSERT_FALSE(directory.ok());
+}
+
+// A rename that fails during rotation stops the recording with the reason and
+// keeps every frame (it used to reopen FILE with truncation); a gap in the set is
+// said and the rest replayed (FILE.3 onwards used to be dropped silently).
+TEST(Recording, FailedRotationKeepsTheDataAndGapsAreReported) {
+    TempDir dir;
+    const std::string path = (dir / "r.rec").string();
+    std::filesystem::create_directories(path + ".2/blocker");  // FILE.1 cannot become FILE.2
+    auto recorder = Recorder::open({path, OpenMode::create, 1, 2}, header_at(100));
+    ASSERT_TRUE(recorder.ok()) << recorder.error();
+    ASSERT_TRUE(recorder.value()->append(sample(100)).ok());  // fills r.rec: rotated to r.rec.1
+    const auto stopped = recorder.value()->append(sample(101));  // fills the new r.rec: r.rec.1 cannot move
+    ASSERT_FALSE(stopped.ok());
+    EXPECT_EQ(stopped.error().rfind("recording to " + path + " stopped: cannot rotate " + path + ".1 to " + path + ".2: ", 0),
+              0u) << stopped.error();
+    recorder.value().reset();
+    auto r = read_recordings({path});
+    ASSERT_TRUE(r.ok()) << r.error();
+    EXPECT_EQ(r->snapshots.size(), 2u);  // both frames kept
+
+    TempDir set;
+    const std::string rotated = (set / "s.rec").string();
+    record(rotated, {100, 101, 102, 103, 104}, OpenMode::create, 1, 4);  // s.rec.1 to s.rec.4
+    std::filesystem::remove(rotated + ".2");
+    r = read_recordings({rotated});
+    ASSERT_TRUE(r.ok()) << r.error();
+    EXPECT_EQ(r->snapshots.size(), 3u);  // .1, .3 and .4
+    ASSERT_EQ(r->missing_parts.size(), 1u);
+    EXPECT_EQ(r->notes().back(), "missing from the rotated set: " + rotated + ".2; the rest is replayed");
 }

@@ -35,6 +35,7 @@ struct Recording {
     std::size_t torn_tail = 0;        // an incomplete last record (the recorder was killed mid-write)
     std::size_t bad_lines = 0;        // lines that are not a snapshot
     std::size_t out_of_order = 0;     // snapshots older than the one before them
+    std::vector<std::string> missing_parts;  // gaps in a rotated set: "FILE.2", "FILE.4 to FILE.6"
     std::vector<std::string> notes() const;  // one line per kind of skip, for stderr
 };
 
