@@ -64,7 +64,8 @@ int run_record(const Options& options, Source& source) {
         std::cerr << "musatop record: " << sanitize(recorder.error()) << "\n";
         return 1;
     }
-    std::cerr << "musatop record: recording to " << o.file << " every " << options.interval_seconds
+    if (!recorder.value()->note().empty()) std::cerr << "musatop record: " << sanitize(recorder.value()->note()) << "\n";
+    std::cerr << "musatop record: recording to " << sanitize(o.file) << " every " << options.interval_seconds
               << " s (source " << source.describe() << ")\n";
     const auto interval = to_duration(Seconds(options.interval_seconds));
     const auto begun = std::chrono::steady_clock::now();

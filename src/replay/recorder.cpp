@@ -13,6 +13,7 @@
 #include <filesystem>
 
 #include "musatop/output/json_output.hpp"
+#include "musatop/replay/tail_repair.hpp"
 #include "musatop/util/safe_file.hpp"
 
 namespace musatop::replay {
@@ -36,6 +37,9 @@ Result<std::unique_ptr<Recorder>> Recorder::open(const RecorderSettings& setting
         auto existing = read_recordings({settings.path});  // refuse to append to something else
         if (!existing.ok() && existing.error().find("header only") == std::string::npos)
             return Error{"cannot append: " + existing.error()};
+        auto repaired = repair_unfinished_tail(settings.path);
+        if (!repaired.ok()) return Error{repaired.error()};
+        recorder->note_ = repaired.value().value_or("");
     }
     auto started = recorder->start_file(!(exists && settings.mode == OpenMode::append));
     if (!started.ok()) return Error{started.error()};

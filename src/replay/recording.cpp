@@ -75,11 +75,24 @@ std::vector<std::string> Recording::notes() const {
     if (torn_tail) out.push_back(std::to_string(torn_tail) + " incomplete record at the end ignored");
     if (bad_lines) out.push_back(std::to_string(bad_lines) + " unreadable record(s) skipped");
     if (out_of_order) out.push_back(std::to_string(out_of_order) + " record(s) older than the one before skipped");
+    if (damaged_members)
+        out.push_back(std::to_string(damaged_members) +
+                      " part(s) cut short (a recorder stopped mid-write, then --append): read up to the damage and "
+                      "on from the next part");
     for (const auto& part : missing_parts) out.push_back("missing from the rotated set: " + part + "; the rest is replayed");
     return out;
 }
 
-Result<std::string> gunzip(std::string_view bytes) {
+namespace {
+
+// The next gzip member's start at or after `from` (npos: none).
+std::size_t next_member(std::string_view bytes, std::size_t from) {
+    return bytes.find(std::string_view("\x1f\x8b\x08", 3), from);
+}
+
+}  // namespace
+
+Result<std::string> gunzip(std::string_view bytes, GunzipReport* report) {
     if (bytes.size() < 2 || static_cast<unsigned char>(bytes[0]) != 0x1f || static_cast<unsigned char>(bytes[1]) != 0x8b)
         return Error{"not a gzip file"};
     z_stream z{};
@@ -88,16 +101,20 @@ Result<std::string> gunzip(std::string_view bytes) {
     z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data()));
     z.avail_in = static_cast<uInt>(bytes.size());
     char buffer[65536];
+    std::size_t member_start = 0;
     for (;;) {
         z.next_out = reinterpret_cast<Bytef*>(buffer);
         z.avail_out = sizeof buffer;
         const int status = inflate(&z, Z_NO_FLUSH);
         out.append(buffer, sizeof buffer - z.avail_out);
         if (status == Z_STREAM_END) {
+            if (report) report->ended_cleanly = true;
             if (z.avail_in == 0) break;
             // Another member follows (an appended recording), or trailing garbage.
             const auto* next = reinterpret_cast<const unsigned char*>(z.next_in);
             if (z.avail_in < 2 || next[0] != 0x1f || next[1] != 0x8b) break;
+            member_start = static_cast<std::size_t>(reinterpret_cast<const char*>(z.next_in) - bytes.data());
+            if (report) report->ended_cleanly = false;
             inflateReset(&z);
             continue;
         }
@@ -108,7 +125,20 @@ Result<std::string> gunzip(std::string_view bytes) {
                 inflateEnd(&z);
                 return Error{"corrupt gzip data"};
             }
-            break;  // corruption later on: keep what came before it
+            // A member cut short (a recorder killed, a full disk) and another behind
+            // it (`record --append` afterwards): go on at the next member's header.
+            // A frame torn at the junction becomes a line of its own, counted as unreadable.
+            // The next header may already have been swallowed as data: searched from
+            // just past this member's own 10-byte header.
+            const std::size_t next = next_member(bytes, member_start + 10);
+            if (next == std::string_view::npos) break;  // corruption to the end: keep what came before
+            if (report) ++report->damaged_members;
+            if (out.back() != '\n') out += '\n';
+            member_start = next;
+            inflateReset(&z);
+            z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data() + next));
+            z.avail_in = static_cast<uInt>(bytes.size() - next);
+            continue;
         }
     }
     inflateEnd(&z);
@@ -187,10 +217,12 @@ Result<Recording> read_recordings(const std::vector<std::string>& given) {
         auto bytes = read_whole(path);
         if (!bytes.ok()) return Error{bytes.error()};
         if (bytes->empty()) return Error{path + ": empty file"};
-        auto text = gunzip(bytes.value());
+        GunzipReport report;
+        auto text = gunzip(bytes.value(), &report);
         if (!text.ok()) return Error{path + ": " + text.error()};
         auto part = parse_recording(text.value(), path);
         if (!part.ok()) return Error{part.error()};
+        part.value().damaged_members = report.damaged_members;
         parts.push_back(std::move(part.value()));
     }
     std::stable_sort(parts.begin(), parts.end(),
@@ -202,6 +234,7 @@ Result<Recording> read_recordings(const std::vector<std::string>& given) {
         all.torn_tail += part.torn_tail;
         all.bad_lines += part.bad_lines;
         all.out_of_order += part.out_of_order;
+        all.damaged_members += part.damaged_members;
         for (auto& s : part.snapshots) {
             if (!all.snapshots.empty() && s.sampled_at < all.snapshots.back().sampled_at) {
                 ++all.out_of_order;

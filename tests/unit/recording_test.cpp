@@ -294,3 +294,40 @@ TEST(Recording, FailedRotationKeepsTheDataAndGapsAreReported) {
     ASSERT_EQ(r->missing_parts.size(), 1u);
     EXPECT_EQ(r->notes().back(), "missing from the rotated set: " + rotated + ".2; the rest is replayed");
 }
+
+// `record --append` after a crash: the last member had no end and the appended
+// one followed it; the reader stopped at the junction (21 frames of 31). Now the
+// recorder rewrites the file with every complete frame first, and the reader,
+// given such a file from an older musatop, reads on past the damage.
+TEST(Recording, AppendAfterACrashKeepsEveryCompleteFrame) {
+    TempDir dir;
+    const std::string live = (dir / "live.rec").string();
+    auto recorder = Recorder::open({live, OpenMode::create, std::nullopt, 5}, header_at(100));
+    ASSERT_TRUE(recorder.ok());
+    for (long long t : {100, 101, 102}) ASSERT_TRUE(recorder.value()->append(sample(t)).ok());
+    const std::string crashed_bytes = musatop::testing::read_text(live);  // as kill -9 leaves it: flushed, never finished
+    // The live file is locked: an --append now is refused, nothing rewritten.
+    EXPECT_FALSE(Recorder::open({live, OpenMode::append, std::nullopt, 5}, header_at(200)).ok());
+    for (const std::size_t cut : {std::size_t{0}, std::size_t{7}}) {  // at a frame's end, and in the middle of one
+        const std::string crashed = (dir / ("crashed" + std::to_string(cut) + ".rec")).string();
+        musatop::testing::write_text(crashed, crashed_bytes.substr(0, crashed_bytes.size() - cut));
+        auto appending = Recorder::open({crashed, OpenMode::append, std::nullopt, 5}, header_at(103));
+        ASSERT_TRUE(appending.ok()) << appending.error();
+        EXPECT_NE(appending.value()->note().find("rewritten with every complete frame"), std::string::npos);
+        for (long long t : {103, 104}) ASSERT_TRUE(appending.value()->append(sample(t)).ok());
+        appending.value().reset();
+        const auto r = read_recordings({crashed});
+        ASSERT_TRUE(r.ok()) << r.error();
+        EXPECT_EQ(r->snapshots.size(), cut == 0 ? 5u : 4u) << cut;  // a torn frame is the only loss
+        EXPECT_EQ(r->damaged_members, 0u);
+        EXPECT_TRUE(r->notes().empty()) << r->notes().front();
+    }
+    // A file appended to by an older musatop: damaged member, then a whole one.
+    const std::string old = (dir / "old.rec").string();
+    musatop::testing::write_text(old, crashed_bytes + gzip(render_json_compact(sample(103)) + "\n"));
+    const auto r = read_recordings({old});
+    ASSERT_TRUE(r.ok()) << r.error();
+    EXPECT_EQ(r->snapshots.size(), 4u);
+    EXPECT_EQ(r->damaged_members, 1u);
+    EXPECT_NE(r->notes().back().find("cut short"), std::string::npos);
+}

@@ -35,6 +35,8 @@ public:
     // file and the cause, and the recorder is then closed.
     Result<bool> append(const Snapshot& snapshot);
     std::uint64_t bytes_written() const { return file_bytes_; }
+    // What opening did that the user should hear of (a repaired tail), or "".
+    const std::string& note() const { return note_; }
 
 private:
     struct Stream;
@@ -49,6 +51,7 @@ private:
     std::unique_ptr<Stream> stream_;
     int fd_ = -1;
     std::uint64_t file_bytes_ = 0;
+    std::string note_;
 };
 
 // "64M", "500k", "1G", "4096": bytes (powers of 1024); none when malformed.

@@ -35,13 +35,21 @@ struct Recording {
     std::size_t torn_tail = 0;        // an incomplete last record (the recorder was killed mid-write)
     std::size_t bad_lines = 0;        // lines that are not a snapshot
     std::size_t out_of_order = 0;     // snapshots older than the one before them
+    std::size_t damaged_members = 0;  // gzip members cut short with another behind them
     std::vector<std::string> missing_parts;  // gaps in a rotated set: "FILE.2", "FILE.4 to FILE.6"
     std::vector<std::string> notes() const;  // one line per kind of skip, for stderr
 };
 
+// What gunzip met on the way.
+struct GunzipReport {
+    std::size_t damaged_members = 0;  // cut short with another member behind (an --append after a kill)
+    bool ended_cleanly = false;       // the last member has its end (false: a recorder stopped mid-write)
+};
+
 // Decompresses a gzip stream of one or more members; a stream cut short (a killed
-// recorder) yields what was complete. Error: not gzip at all.
-Result<std::string> gunzip(std::string_view bytes);
+// recorder) yields what was complete, and a damaged member followed by another is
+// left at the damage for the next one. Error: not gzip at all.
+Result<std::string> gunzip(std::string_view bytes, GunzipReport* report = nullptr);
 
 // Parses the decompressed text of one file.
 Result<Recording> parse_recording(std::string_view text, const std::string& origin);
