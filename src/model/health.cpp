@@ -78,6 +78,10 @@ std::vector<std::string> device_findings(const Device& d, const HealthThresholds
 std::vector<std::string> host_findings(const Snapshot& s) {
     std::vector<std::string> out;
     const auto listed = static_cast<std::int64_t>(s.devices.size());
+    if (s.json_listed_gpus && !s.devices_stale)
+        out.push_back("GMI's JSON lists " + std::to_string(*s.json_listed_gpus) + " of " + std::to_string(listed) +
+                      " GPUs; the other " + std::to_string(listed - *s.json_listed_gpus) +
+                      " are read from its summary table (name, bus, memory and utilisation; the rest unknown)");
     if (s.attached_gpus && *s.attached_gpus > listed && !s.devices_stale)
         out.push_back("GMI counts " + std::to_string(*s.attached_gpus) + " attached GPUs but lists " +
                       std::to_string(listed) + ": " + std::to_string(*s.attached_gpus - listed) +

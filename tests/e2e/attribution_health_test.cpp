@@ -140,3 +140,23 @@ TEST(Health, FindingsInJsonAndTextWithoutFailingTheRun) {
     EXPECT_EQ(only0.out.find("HEALTH: GPU 1"), std::string::npos);
     EXPECT_NE(only0.out.find("HEALTH: GMI counts"), std::string::npos);
 }
+
+// Sample 005: GMI's JSON lists 2 GPUs of the 8 it counts, and the summary table
+// shows all 8. The machine has 8: the JSON's two, six from the table with what
+// it knows (no UUID invented), and a finding that says so instead of "lost card".
+TEST(Health, AJsonListingFewerGpusThanItCountsIsCompletedFromTheSummary) {
+    Scenario scenario;
+    scenario.set_fixture("query.out", "005-s5000-json-excerpt-drv3.3.5.json");
+    scenario.set_fixture("summary.out", "003-s5000x8-table-noprocs-gmi2.4.1-drv5.1.0.txt");
+    const auto run = scenario.run({"--json"});
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    const auto doc = json::parse(run.out);
+    ASSERT_EQ(doc["devices"].size(), 8u);
+    EXPECT_EQ(doc["devices"][0]["uuid"], "399282a8-ba01-1475-893c-2eeca9e302f5");  // from the JSON
+    EXPECT_EQ(doc["devices"][2]["bus_id"], "00000000:4b:00.0");                     // from the table
+    EXPECT_EQ(doc["devices"][2]["name"], "MTT S5000");
+    EXPECT_TRUE(doc["devices"][2]["uuid"].is_null());
+    EXPECT_EQ(doc["devices"][2]["memory_total_bytes"], 81920LL << 20);
+    EXPECT_TRUE(doc["devices"][2]["serial_number"].is_null());  // the table does not say: unknown
+    EXPECT_EQ(doc["health"], json::parse(R"j(["GMI's JSON lists 2 of 8 GPUs; the other 6 are read from its summary table (name, bus, memory and utilisation; the rest unknown)"])j"));
+}

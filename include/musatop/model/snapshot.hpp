@@ -127,6 +127,10 @@ struct Snapshot {
     // "Attached GPUs" of GMI's JSON (a count larger than the list means a lost
     // card); not part of the JSON output, the finding is.
     std::optional<std::int64_t> attached_gpus;
+    // How many of the GPUs GMI's JSON listed itself, when the summary table had to
+    // complete the list (sample 005: the JSON lists 2 of 8); not part of the JSON
+    // output, the finding is.
+    std::optional<std::int64_t> json_listed_gpus;
     // Host-wide findings of the health rules (a lost card, ...).
     std::vector<std::string> health;
     CollectDurations collect_durations;

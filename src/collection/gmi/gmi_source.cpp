@@ -78,6 +78,28 @@ void fill_from_summary(std::vector<Device>& devices, const std::string& summary)
         }
 }
 
+// GMI's JSON may list fewer GPUs than it counts while its summary table shows them
+// all (sample 005: 2 of 8). The table's GPUs the JSON lacks are added with what the
+// table knows; their UUID and every other reading stay unknown, never invented.
+// Returns how many were added.
+std::size_t add_summary_only_devices(std::vector<Device>& devices, const std::string& summary, std::size_t limit) {
+    const auto rows = parse_summary_devices(summary);
+    if (!rows.ok()) return 0;
+    std::size_t added = 0;
+    for (const auto& row : rows.value()) {
+        const bool listed = std::any_of(devices.begin(), devices.end(), [&](const Device& d) {
+            return d.index == row.index || (row.bus_id && d.bus_id && iequals(*row.bus_id, *d.bus_id));
+        });
+        if (listed || devices.size() >= limit) continue;
+        Device device = row;
+        device.uuid.reset();
+        devices.push_back(std::move(device));
+        ++added;
+    }
+    std::stable_sort(devices.begin(), devices.end(), [](const Device& a, const Device& b) { return a.index < b.index; });
+    return added;
+}
+
 const Device* device_with_index(const std::vector<Device>& devices, std::int64_t index) {
     for (const auto& device : devices)
         if (device.index == index) return &device;
@@ -151,6 +173,11 @@ void GmiSource::update_devices(const Result<std::string>& query, const Result<st
             devices_ = std::move(parsed.value().devices);
             if (summary.ok()) fill_from_summary(devices_, summary.value());
             attached_gpus_ = parsed->attached_gpus;
+            json_listed_gpus_.reset();
+            const auto listed = devices_.size();
+            if (summary.ok() && attached_gpus_ && *attached_gpus_ > static_cast<std::int64_t>(listed) &&
+                add_summary_only_devices(devices_, summary.value(), kMaxDevices) > 0)
+                json_listed_gpus_ = static_cast<std::int64_t>(listed);
             if (parsed->driver_version) driver_version_ = parsed->driver_version;
             device_source_ = DeviceSource::gmi_json;
             device_source_reason_.reset();
@@ -167,6 +194,7 @@ void GmiSource::update_devices(const Result<std::string>& query, const Result<st
             devices_ = std::move(from_table.value());
             device_source_ = DeviceSource::gmi_summary;
             attached_gpus_.reset();
+            json_listed_gpus_.reset();
             device_source_reason_ = "mthreads-gmi -q --json failed (" + failure + "); devices read from the summary table";
             devices_fresh = true;
         }
@@ -225,6 +253,7 @@ void GmiSource::sample(Snapshot& snapshot, int cancel_fd) {
     snapshot.gmi_version = gmi_version_;
     snapshot.device_source = device_source_;
     snapshot.attached_gpus = attached_gpus_;
+    snapshot.json_listed_gpus = json_listed_gpus_;
     snapshot.device_source_reason = device_source_reason_;
     snapshot.collect_durations = texts.durations;
 }

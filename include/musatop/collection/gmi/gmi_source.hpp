@@ -56,6 +56,7 @@ private:
     DeviceSource device_source_ = DeviceSource::none;
     std::optional<std::string> device_source_reason_;
     std::optional<std::int64_t> attached_gpus_;
+    std::optional<std::int64_t> json_listed_gpus_;  // set when the summary completed the JSON's list
 };
 
 // The user-facing message for a GMI command that did not produce usable output.
