@@ -3,10 +3,14 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
 
 #include <nlohmann/json.hpp>
 
 #include "child_process.hpp"
+#include "fake_gmi_data.hpp"
 #include "scenario.hpp"
 
 using namespace musatop::testing;
@@ -69,3 +73,25 @@ TEST_P(StopSignal, DuringOneShotKillsGmiAndExitsWith128PlusTheSignal) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Signals, StopSignal, ::testing::Values(SIGTERM, SIGHUP, SIGQUIT, SIGINT));
+
+// A container with its own /proc (`unshare --pid --fork --mount-proc`, as Docker and
+// Kubernetes give one): GMI's host PIDs 2, 3 and 4 would name the container's own
+// processes there, and NSpid shows one level only. Every row must be unverified,
+// with the reason, never matched to the wrong process.
+TEST(HostileEnvironment, InAPrivatePidNamespaceEveryRowIsUnverified) {
+    if (::access("/usr/bin/unshare", X_OK) != 0) GTEST_SKIP() << "unshare is not installed";
+    const auto probe = run_child({"/usr/bin/unshare", "--pid", "--fork", "--mount-proc", "/bin/true"}, {}, 10s);
+    if (probe.exit_code != 0) GTEST_SKIP() << "this machine allows no PID namespace: " << probe.err;
+    Scenario scenario;
+    scenario.set("query.out", read_text(std::filesystem::path(MUSATOP_FIXTURES) / "gmi_query.json"));
+    scenario.set("summary.out", gmi_process_table({{0, 2, "/usr/bin/sleep", 10}, {0, 3, "/usr/bin/sleep", 10},
+                                                   {0, 4, "/usr/bin/sleep", 10}}));
+    const auto run = run_child({"/usr/bin/unshare", "--pid", "--fork", "--mount-proc", "/bin/sh", "-c",
+                                "sleep 30 & sleep 30 & sleep 30 & exec \"$0\" --json", MUSATOP_BINARY},
+                               scenario_env(scenario), 20s);
+    ASSERT_EQ(run.exit_code, 0) << run.err << run.out;
+    const auto json = nlohmann::json::parse(run.out);
+    ASSERT_EQ(json["processes"].size(), 3u);
+    for (const auto& row : json["processes"]) EXPECT_EQ(row["status"], "unverified") << row;
+    EXPECT_NE(json["processes_unverified_reason"].get<std::string>().find("PID namespace of its own"), std::string::npos);
+}

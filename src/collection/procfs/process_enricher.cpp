@@ -38,6 +38,21 @@ ProcessEnricher::ProcessEnricher(std::string proc_root)
             "musatop runs in its own PID namespace: GMI's host PIDs cannot be mapped to processes here, so "
             "processes are unverified (run the container with --pid=host)";
     if (page_size_ <= 0) page_size_ = 4096;
+    // A container with its own /proc (Docker, Kubernetes, `unshare --pid
+    // --mount-proc`) shows only its own level in NSpid, so that test passes there;
+    // the namespace's inode does not: the host's initial PID namespace always has
+    // the same one (PROC_PID_INIT_INO).
+    if (!unverified_reason_) {
+        char link[64] = {};
+        const std::string path = root_ + "/self/ns/pid";
+        const ssize_t n = ::readlink(path.c_str(), link, sizeof link - 1);
+        constexpr std::string_view kInitialNamespace = "pid:[4026531836]";
+        if (n > 0 && std::string_view(link, static_cast<std::size_t>(n)).rfind("pid:[", 0) == 0 &&
+            std::string_view(link, static_cast<std::size_t>(n)) != kInitialNamespace)
+            unverified_reason_ = "musatop runs in a PID namespace of its own (" + std::string(link) +
+                                 ", not the host's): GMI's host PIDs cannot be mapped to processes here, so "
+                                 "processes are unverified (run the container with --pid=host)";
+    }
 }
 
 std::optional<std::int64_t> ProcessEnricher::boot_time() {
