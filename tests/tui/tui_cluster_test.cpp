@@ -53,10 +53,11 @@ TEST(TuiCluster, BlocksFilterDrillDownAndRefusals) {
         tui.keys({"Enter"});  // its own screen, read-only
         // The title says NODE; at 80 columns the rest of the badge fits only when
         // the host's CPU and RAM figures are short, which they are not always.
+        const bool wide = width >= 200;  // clang 14 cannot capture a structured binding
         ASSERT_TRUE(wait_for([&] {
             const auto lines = tui.lines();
             return !lines.empty() && has(lines.front(), " NODE ") &&
-                   (width < 200 || has(lines.front(), "(Esc: back to the cluster)"));
+                   (!wide || has(lines.front(), "(Esc: back to the cluster)"));
         })) << tui.screen();
         ASSERT_TRUE(tui.wait_for("Processes 1")) << tui.screen();
         tui.keys({"k"});
