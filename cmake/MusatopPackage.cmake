@@ -45,6 +45,10 @@ add_custom_command(
   VERBATIM)
 add_custom_target(changelog ALL DEPENDS ${changelog})
 install(FILES README.md packaging/copyright ${changelog} DESTINATION ${CMAKE_INSTALL_DOCDIR})
+# The guides --help and the README point to, beside them: the package is complete
+# without the source tree.
+install(FILES docs/cluster.md docs/serve.md docs/recording.md docs/health.md docs/differences.md docs/portable.md
+        DESTINATION ${CMAKE_INSTALL_DOCDIR})
 
 # The dynamic build makes the Debian 12 package; the static (portable) build an
 # RPM for the RHEL family, Kylin and openEuler, its binary needing nothing.
@@ -58,6 +62,7 @@ set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_PACKAGE_CONTACT "musatop developers <musatop-dev@lists.debian.net>")
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)  # musatop_0.3.0_amd64.deb
 set(CPACK_DEBIAN_PACKAGE_SECTION utils)
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS bash-completion)  # the completion it installs needs it
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)  # run-time libraries from dpkg-shlibdeps
 set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)

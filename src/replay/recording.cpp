@@ -3,7 +3,9 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -26,7 +28,7 @@ Result<std::string> read_whole(const std::string& path) {
     if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status))
         return Error{path + " is not a regular file, not a recording"};
     std::ifstream in(path, std::ios::binary);
-    if (!in) return Error{path + ": cannot read"};
+    if (!in) return Error{path + ": cannot read: " + std::strerror(errno)};  // "No such file or directory", say
     std::ostringstream bytes;
     bytes << in.rdbuf();
     return bytes.str();

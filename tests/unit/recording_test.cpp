@@ -149,7 +149,7 @@ TEST(Recording, BadFilesGetAClearMessage) {
     EXPECT_EQ(error("header", gzip(header_line(header_at(1)) + "\n")),
               p + "header: no snapshots in the recording (header only)");
     EXPECT_EQ(error("corrupt", std::string("\x1f\x8b\x08\x00garbage", 11)), p + "corrupt: corrupt gzip data");
-    EXPECT_FALSE(read_recordings({p + "missing"}).ok());
+    EXPECT_EQ(read_recordings({p + "missing"}).error(), p + "missing: cannot read: No such file or directory");
     EXPECT_EQ(read_recordings({dir.path().string()}).error(), dir.path().string() + " is a directory, not a recording");
     EXPECT_EQ(read_recordings({"/dev/zero"}).error(), "/dev/zero is not a regular file, not a recording");
 }
