@@ -20,6 +20,7 @@
 #include "musatop/tui/tui_app.hpp"
 #include "musatop/util/version.hpp"
 #include "musatop/output/sanitize.hpp"
+#include "musatop/output/source_log.hpp"
 
 namespace musatop::cli {
 namespace {
@@ -70,8 +71,10 @@ int run_record(const Options& options, Source& source) {
     const auto interval = to_duration(Seconds(options.interval_seconds));
     const auto begun = std::chrono::steady_clock::now();
     auto round_started = begun;
+    SourceStateLog sources;  // a failing GMI is said once, not recorded silently
     for (;;) {
         if (stop_signal) break;  // a round cut short by the signal is not recorded
+        for (const auto& line : sources.changes(snapshot)) std::cerr << "musatop record: " << line << "\n";
         // The command line's filters (--gpu, --pid, --user) choose what is kept.
         if (auto written = recorder.value()->append(apply_view(snapshot, options.filter)); !written.ok()) {
             std::cerr << "musatop record: " << sanitize(written.error()) << "\n";

@@ -75,6 +75,7 @@ Snapshot Sampler::collect_safely() {
 }
 
 void Sampler::publish(Snapshot snapshot, MonoTime completed_at) {
+    if (settings_.on_round) settings_.on_round(snapshot);
     history_.record(snapshot, completed_at);
     ++counts_.rounds;
     counts_.device_failures += snapshot.devices_stale ? 1 : 0;

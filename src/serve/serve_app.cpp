@@ -17,6 +17,7 @@
 #include "musatop/net/http_server.hpp"
 #include "musatop/util/cancel.hpp"
 #include "musatop/output/sanitize.hpp"
+#include "musatop/output/source_log.hpp"
 
 namespace musatop::serve {
 namespace {
@@ -75,6 +76,9 @@ int run_serve(const ServeSettings& settings, std::unique_ptr<Source> source) {
     SamplerSettings sampler_settings;
     sampler_settings.interval = settings.interval;
     sampler_settings.aggregate_indices = settings.filter.gpu_indices;
+    sampler_settings.on_round = [log = std::make_shared<SourceStateLog>()](const Snapshot& snapshot) {
+        for (const auto& line : log->changes(snapshot)) std::cerr << "musatop serve: " << line << "\n" << std::flush;
+    };
     Sampler sampler(std::move(source), sampler_settings);
     Endpoints endpoints({settings.filter, Seconds(settings.interval), settings.process_metrics});
     BasicAuth auth(settings.web.users);

@@ -174,3 +174,16 @@ TEST(RecordCommand, TheCommandLineFiltersChooseWhatIsKept) {
         EXPECT_LE(snapshot["devices"].size(), 1u);
     }
 }
+
+// A recorder whose GMI fails says so once instead of filling the file silently.
+TEST(RecordCommand, AFailingSourceIsSaidOnceNotRecordedSilently) {
+    Scenario scenario;
+    changing(scenario);
+    scenario.set("query.rc", "3");
+    const std::string file = (scenario.dir() / "r.rec").string();
+    const auto run = scenario.run({"record", file, "--interval", "0.05", "--duration", "0.5"}, 20s);
+    EXPECT_EQ(run.exit_code, 0) << run.err;
+    EXPECT_NE(run.err.find("musatop record: devices fail from the first round: GMI exited with code 3"),
+              std::string::npos) << run.err;
+    EXPECT_EQ(run.err.find("devices fail"), run.err.rfind("devices fail"));  // once, however many rounds
+}

@@ -1,6 +1,8 @@
 // `musatop serve` as a user runs it: started on a free loopback port against the
 // fake GMI, spoken to over real sockets.
 #include <gtest/gtest.h>
+
+#include <filesystem>
 #include <signal.h>
 #include <sys/wait.h>
 #include <zlib.h>
@@ -323,5 +325,31 @@ TEST(Serve, SnapshotETagAnswers304AndRangeIsIgnored) {
     const auto ranged = http_get(serve.port(), "/api/v1/snapshot", ranges + "\r\n");
     EXPECT_EQ(ranged.status, 200);
     EXPECT_EQ(ranged.body, first.body);
+    EXPECT_EQ(serve.stop(SIGTERM), 0);
+}
+
+// An agent whose GMI fails says so in its log (the journal under systemd) once, at
+// the change, and says when it recovers; it used to print only its start line.
+TEST(Serve, SourceFailuresAndRecoveriesAreLoggedOncePerChange) {
+    Scenario scenario;
+    scenario.use_reference_fixtures();
+    scenario.set("query.rc", "3");
+    scenario.set("summary.rc", "3");
+    ServeProcess serve(scenario, {"--interval", "0.1"});
+    ASSERT_TRUE(serve.listening()) << serve.log();
+    ASSERT_TRUE(wait_for([&] { return serve.log().find("musatop serve: processes fail") != std::string::npos; }))
+        << serve.log();
+    EXPECT_NE(serve.log().find("musatop serve: devices fail from the first round: GMI exited with code 3"),
+              std::string::npos) << serve.log();
+    ASSERT_TRUE(wait_for([&] { return scenario.calls("query") >= 5; }));  // failing rounds say nothing more
+    std::filesystem::remove(scenario.dir() / "query.rc");
+    std::filesystem::remove(scenario.dir() / "summary.rc");
+    ASSERT_TRUE(wait_for([&] { return serve.log().find("musatop serve: processes recovered") != std::string::npos; }))
+        << serve.log();
+    const std::string log = serve.log();
+    EXPECT_NE(log.find("musatop serve: devices recovered"), std::string::npos);
+    std::size_t fails = 0;
+    for (std::size_t at = log.find(" fail"); at != std::string::npos; at = log.find(" fail", at + 1)) ++fails;
+    EXPECT_EQ(fails, 2u) << log;  // one line per source and change
     EXPECT_EQ(serve.stop(SIGTERM), 0);
 }

@@ -30,6 +30,9 @@ struct SamplerSettings {
     std::optional<std::set<std::int64_t>> aggregate_indices;
     // The monotonic clock that stamps history; replaceable so tests control time.
     std::function<MonoTime()> clock;
+    // Called on the sampler's thread with each round's snapshot before it is
+    // published (the agent's log of source failures and recoveries).
+    std::function<void(const Snapshot&)> on_round;
 };
 
 class Sampler final : public FrameFeed {
