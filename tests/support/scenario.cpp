@@ -35,7 +35,9 @@ RunResult run_spec(const std::vector<std::string>& argv, const std::vector<std::
 }  // namespace
 
 RunResult Scenario::run_script(const std::string& script, std::chrono::milliseconds limit) const {
-    write_text(dir_ / "script.sh", script);
+    // In the scenario's own folder: files the script names (err.txt) must not be
+    // shared with another test's script running at the same time (ctest -j).
+    write_text(dir_ / "script.sh", "cd \"" + dir_.path().string() + "\" || exit 99\n" + script);
     return run_spec({"/bin/bash", (dir_ / "script.sh").string(), MUSATOP_BINARY},
                     {"PATH=" + path_variable(), "FAKE_GMI_DIR=" + dir_.path().string(), "MUSA_HOME=", "MUSA_PATH=",
                      "HOME=" + (dir_ / "home").string()},
