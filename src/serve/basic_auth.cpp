@@ -19,8 +19,12 @@ std::array<unsigned char, 32> digest(const net::Credentials& c) {
     return out;
 }
 
+std::string_view bytes_of(const std::array<unsigned char, 32>& digest) {
+    return {reinterpret_cast<const char*>(digest.data()), digest.size()};
+}
+
 bool same(const std::array<unsigned char, 32>& a, const std::array<unsigned char, 32>& b) {
-    return CRYPTO_memcmp(a.data(), b.data(), a.size()) == 0;
+    return equal_in_constant_time(bytes_of(a), bytes_of(b));
 }
 
 }  // namespace
