@@ -93,6 +93,28 @@ int run_record(const Options& options, Source& source) {
     return 0;
 }
 
+namespace {
+
+// `--from/--to`: every frame sampled in the window, in the order written, one line
+// each, decoded one at a time.
+int print_window(replay::RecordingIndex& frames, WallTime from, WallTime to, const ViewFilter& filter) {
+    for (std::size_t i = 0; i < frames.size(); ++i) {
+        if (frames.time(i) < from || frames.time(i) > to) continue;
+        auto snapshot = frames.load(i);
+        if (!snapshot.ok()) {
+            std::cout << std::flush;
+            std::cerr << "musatop replay: " << sanitize(snapshot.error()) << "\n";
+            return 1;
+        }
+        std::cout << render_json_compact(apply_view(snapshot.value(), filter)) << "\n";
+        if (!std::cout) return 0;  // a closed pipe (`| head`) ends the output, not an error
+    }
+    std::cout << std::flush;
+    return 0;
+}
+
+}  // namespace
+
 int run_replay(const Options& options) {
     ::signal(SIGPIPE, SIG_IGN);  // `| head` is not a failure
     const ReplayOptions& o = *options.replay;
@@ -101,10 +123,10 @@ int run_replay(const Options& options) {
         std::cerr << "musatop replay: " << sanitize(recording.error()) << "\n";
         return 1;
     }
-    for (const auto& note : recording->notes()) std::cerr << "musatop replay: " << sanitize(note) << "\n";
-    const auto& snapshots = recording->snapshots;
-    const WallTime first = snapshots.front().sampled_at;
-    const WallTime last = snapshots.back().sampled_at;
+    for (const auto& note : recording->recording().notes()) std::cerr << "musatop replay: " << sanitize(note) << "\n";
+    replay::RecordingIndex& frames = recording.value();
+    const WallTime first = frames.first_time();
+    const WallTime last = frames.last_time();
     // Times are given to the second while the first frame is sampled at some
     // fraction of one: the recording starts, for these flags, at its first whole second.
     const WallTime start = std::chrono::floor<std::chrono::seconds>(first);
@@ -113,7 +135,7 @@ int run_replay(const Options& options) {
                   << format_iso8601(first) << " to " << format_iso8601(last) << ")\n";
     };
     const auto time_of = [&](const std::string& flag, const std::string& text) -> std::optional<WallTime> {
-        const auto t = replay::parse_replay_time(text, first);
+        const auto t = replay::parse_replay_time(text, frames.time(0));
         if (!t)
             std::cerr << "musatop: error: argument " << flag << ": '" << sanitize(text)
                       << "' is not a time (2026-12-02T03:15:00Z, local 2026-12-02T03:15:00, or +90s, +5m, +1h30m)\n";
@@ -127,31 +149,30 @@ int run_replay(const Options& options) {
         if (!from || !to) return 2;
         if (*from > last) return outside("--from", *from), 2;
         if (*to < start) return outside("--to", *to), 2;
-        std::string lines;
-        for (const auto& s : snapshots)
-            if (s.sampled_at >= *from && s.sampled_at <= *to)
-                lines += render_json_compact(apply_view(s, options.filter)) + "\n";
-        std::cout << lines << std::flush;
-        return 0;
+        return print_window(frames, *from, *to, options.filter);
     }
-    std::size_t index = snapshots.size() - 1;
+    std::size_t index = frames.size() - 1;
     if (o.at) {
         const auto at = time_of("--at", *o.at);
         if (!at) return 2;
         if (*at < start || *at > last + std::chrono::seconds(1)) return outside("--at", *at), 2;
         // The snapshot in force at that time: the last one sampled at or before it.
-        index = 0;
-        while (index + 1 < snapshots.size() && snapshots[index + 1].sampled_at <= *at) ++index;
+        index = frames.in_force_at(*at).value_or(0);
     }
     if (!options.json && !options.once && ::isatty(STDIN_FILENO) && ::isatty(STDOUT_FILENO)) {
-        replay::ReplayPlayer player(std::move(recording.value().snapshots), options.filter.gpu_indices);
+        replay::ReplayPlayer player(std::move(frames), options.filter.gpu_indices);
         player.start();
         // A replay has no choices of its own to remember.
         tui::TuiSettings settings = screen_settings(options, std::nullopt);
         if (o.at) player.control(ReplayCommand::jump, *o.at);
         return tui::run_screen(settings, player);
     }
-    const Snapshot view = apply_view(snapshots[index], options.filter);
+    auto snapshot = frames.load(index);
+    if (!snapshot.ok()) {
+        std::cerr << "musatop replay: " << sanitize(snapshot.error()) << "\n";
+        return 1;
+    }
+    const Snapshot view = apply_view(snapshot.value(), options.filter);
     std::cout << (options.json ? render_json(view) : render_text(view)) << std::flush;
     return 0;
 }

@@ -1,14 +1,6 @@
 #include "musatop/replay/recording.hpp"
 
-#include <zlib.h>
-
-#include <algorithm>
-#include <cerrno>
-#include <charconv>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
+#include <cstdio>
 
 #include <nlohmann/json.hpp>
 
@@ -19,20 +11,6 @@ namespace musatop::replay {
 namespace {
 
 using json = nlohmann::ordered_json;
-
-Result<std::string> read_whole(const std::string& path) {
-    // A directory read as a stream looked like "an empty file", and /dev/zero never ends.
-    std::error_code error;
-    const auto status = std::filesystem::status(path, error);
-    if (std::filesystem::is_directory(status)) return Error{path + " is a directory, not a recording"};
-    if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status))
-        return Error{path + " is not a regular file, not a recording"};
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return Error{path + ": cannot read: " + std::strerror(errno)};  // "No such file or directory", say
-    std::ostringstream bytes;
-    bytes << in.rdbuf();
-    return bytes.str();
-}
 
 }  // namespace
 
@@ -76,177 +54,85 @@ std::vector<std::string> Recording::notes() const {
     std::vector<std::string> out;
     if (torn_tail) out.push_back(std::to_string(torn_tail) + " incomplete record at the end ignored");
     if (bad_lines) out.push_back(std::to_string(bad_lines) + " unreadable record(s) skipped");
-    if (out_of_order) out.push_back(std::to_string(out_of_order) + " record(s) older than the one before skipped");
     if (damaged_members)
         out.push_back(std::to_string(damaged_members) +
                       " part(s) cut short (a recorder stopped mid-write, then --append): read up to the damage and "
                       "on from the next part");
+    for (const auto& where : oversized)
+        out.push_back("a record longer than " + std::to_string(kMaxLineBytes >> 20) + " MiB in " + where +
+                      ": the rest of that file skipped");
     for (const auto& part : missing_parts) out.push_back("missing from the rotated set: " + part + "; the rest is replayed");
+    for (const auto& step : clock_steps) {
+        const auto back = std::chrono::duration<double>(step.before - step.after).count();
+        char seconds[32];
+        std::snprintf(seconds, sizeof seconds, "%.1f", back);
+        out.push_back("the clock stepped back " + std::string(seconds) + " s before frame " +
+                      std::to_string(step.frame + 1) + " (" + format_iso8601(step.before) + " then " +
+                      format_iso8601(step.after) + "); frames are replayed in the order written");
+    }
     return out;
 }
 
-namespace {
+struct RecordingScanner::Reader {
+    JsonSnapshotReader json;
+};
 
-// The next gzip member's start at or after `from` (npos: none).
-std::size_t next_member(std::string_view bytes, std::size_t from) {
-    return bytes.find(std::string_view("\x1f\x8b\x08", 3), from);
+RecordingScanner::RecordingScanner(Recording& into) : into_(into), reader_(std::make_unique<Reader>()) {}
+RecordingScanner::~RecordingScanner() = default;
+
+Result<Header> RecordingScanner::begin_part(std::string_view line, const std::string& origin, std::uint32_t part) {
+    auto header = parse_header_line(line);
+    if (!header.ok()) return Error{origin + ": " + header.error()};
+    if (part == 0 && into_.frames.empty()) into_.header = header.value();
+    part_ = part;
+    return header;
 }
 
-}  // namespace
-
-Result<std::string> gunzip(std::string_view bytes, GunzipReport* report) {
-    if (bytes.size() < 2 || static_cast<unsigned char>(bytes[0]) != 0x1f || static_cast<unsigned char>(bytes[1]) != 0x8b)
-        return Error{"not a gzip file"};
-    z_stream z{};
-    if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK) return Error{"zlib cannot start"};
-    std::string out;
-    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data()));
-    z.avail_in = static_cast<uInt>(bytes.size());
-    char buffer[65536];
-    std::size_t member_start = 0;
-    for (;;) {
-        z.next_out = reinterpret_cast<Bytef*>(buffer);
-        z.avail_out = sizeof buffer;
-        const int status = inflate(&z, Z_NO_FLUSH);
-        out.append(buffer, sizeof buffer - z.avail_out);
-        if (status == Z_STREAM_END) {
-            if (report) report->ended_cleanly = true;
-            if (z.avail_in == 0) break;
-            // Another member follows (an appended recording), or trailing garbage.
-            const auto* next = reinterpret_cast<const unsigned char*>(z.next_in);
-            if (z.avail_in < 2 || next[0] != 0x1f || next[1] != 0x8b) break;
-            member_start = static_cast<std::size_t>(reinterpret_cast<const char*>(z.next_in) - bytes.data());
-            if (report) report->ended_cleanly = false;
-            inflateReset(&z);
-            continue;
-        }
-        // A stream cut short: what was flushed before the cut is already in `out`.
-        if (status == Z_BUF_ERROR || (status == Z_OK && z.avail_in == 0 && z.avail_out != 0)) break;
-        if (status != Z_OK) {
-            if (out.empty()) {
-                inflateEnd(&z);
-                return Error{"corrupt gzip data"};
-            }
-            // A member cut short (a recorder killed, a full disk) and another behind
-            // it (`record --append` afterwards): go on at the next member's header.
-            // A frame torn at the junction becomes a line of its own, counted as unreadable.
-            // The next header may already have been swallowed as data: searched from
-            // just past this member's own 10-byte header.
-            const std::size_t next = next_member(bytes, member_start + 10);
-            if (next == std::string_view::npos) break;  // corruption to the end: keep what came before
-            if (report) ++report->damaged_members;
-            if (out.back() != '\n') out += '\n';
-            member_start = next;
-            inflateReset(&z);
-            z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data() + next));
-            z.avail_in = static_cast<uInt>(bytes.size() - next);
-            continue;
-        }
+void RecordingScanner::line(std::string_view text, std::uint64_t text_offset) {
+    if (text.empty()) return;
+    auto snapshot = reader_->json.read(text);
+    if (!snapshot.ok()) {
+        ++into_.bad_lines;
+        return;
     }
-    inflateEnd(&z);
-    if (out.empty()) return Error{"corrupt gzip data"};  // not even a header line came out
+    const WallTime t = snapshot->sampled_at;
+    if (!into_.frames.empty() && t < into_.frames.back().sampled_at)
+        into_.clock_steps.push_back({into_.frames.size(), into_.frames.back().sampled_at, t});
+    into_.frames.push_back({t, text_offset, static_cast<std::uint32_t>(text.size()), part_});
+}
+
+Result<std::string> gunzip(std::string_view bytes, GzipReport* report) {
+    GzipStream stream(bytes);
+    std::string out;
+    char buffer[65536];
+    for (;;) {
+        auto got = stream.read(buffer, sizeof buffer);
+        if (!got.ok()) return Error{got.error()};
+        if (got.value() == 0) break;
+        out.append(buffer, got.value());
+    }
+    if (report) *report = stream.report();
     return out;
 }
 
 Result<Recording> parse_recording(std::string_view text, const std::string& origin) {
     if (text.empty()) return Error{origin + ": empty recording"};
     Recording r;
+    RecordingScanner scanner(r);
     const auto first_end = text.find('\n');
-    auto header = parse_header_line(text.substr(0, first_end));
-    if (!header.ok()) return Error{origin + ": " + header.error()};
-    r.header = header.value();
+    auto header = scanner.begin_part(text.substr(0, first_end), origin, 0);
+    if (!header.ok()) return Error{header.error()};
     std::size_t at = first_end == std::string_view::npos ? text.size() : first_end + 1;
-    JsonSnapshotReader reader;
     while (at < text.size()) {
         const auto end = text.find('\n', at);
         if (end == std::string_view::npos) {  // no newline: the write was cut short
             ++r.torn_tail;
             break;
         }
-        const auto line = text.substr(at, end - at);
+        scanner.line(text.substr(at, end - at), at);
         at = end + 1;
-        if (line.empty()) continue;
-        auto snapshot = reader.read(line);
-        if (!snapshot.ok()) {
-            ++r.bad_lines;
-            continue;
-        }
-        if (!r.snapshots.empty() && snapshot->sampled_at < r.snapshots.back().sampled_at) {
-            ++r.out_of_order;
-            continue;
-        }
-        r.snapshots.push_back(std::move(snapshot.value()));
     }
     return r;
-}
-
-// A rotated set: FILE.1, FILE.2, ... beside FILE, every one that exists (a number
-// missing in between is a gap to report, not the end of the set).
-std::vector<int> rotated_parts(const std::string& file) {
-    namespace fs = std::filesystem;
-    const fs::path base(file);
-    const std::string prefix = base.filename().string() + ".";
-    std::vector<int> numbers;
-    std::error_code error;
-    for (const auto& entry : fs::directory_iterator(base.has_parent_path() ? base.parent_path() : ".", error)) {
-        const std::string name = entry.path().filename().string();
-        if (name.size() <= prefix.size() || name.compare(0, prefix.size(), prefix) != 0 || !entry.is_regular_file())
-            continue;
-        int n = 0;
-        const char* digits = name.data() + prefix.size();
-        const auto [end, fail] = std::from_chars(digits, name.data() + name.size(), n);
-        if (fail == std::errc{} && end == name.data() + name.size() && n >= 1 && digits[0] != '0') numbers.push_back(n);
-    }
-    std::sort(numbers.begin(), numbers.end());
-    return numbers;
-}
-
-Result<Recording> read_recordings(const std::vector<std::string>& given) {
-    std::vector<std::string> paths = given;
-    std::vector<std::string> missing;
-    if (paths.size() == 1) {
-        int expected = 1;
-        for (int n : rotated_parts(given[0])) {
-            if (expected < n)  // one note per gap, however wide
-                missing.push_back(given[0] + "." + std::to_string(expected) +
-                                  (n - 1 > expected ? " to " + given[0] + "." + std::to_string(n - 1) : ""));
-            paths.push_back(given[0] + "." + std::to_string(n));
-            expected = n + 1;
-        }
-    }
-    std::vector<Recording> parts;
-    for (const auto& path : paths) {
-        auto bytes = read_whole(path);
-        if (!bytes.ok()) return Error{bytes.error()};
-        if (bytes->empty()) return Error{path + ": empty file"};
-        GunzipReport report;
-        auto text = gunzip(bytes.value(), &report);
-        if (!text.ok()) return Error{path + ": " + text.error()};
-        auto part = parse_recording(text.value(), path);
-        if (!part.ok()) return Error{part.error()};
-        part.value().damaged_members = report.damaged_members;
-        parts.push_back(std::move(part.value()));
-    }
-    std::stable_sort(parts.begin(), parts.end(),
-                     [](const Recording& a, const Recording& b) { return a.header.started_at < b.header.started_at; });
-    Recording all;
-    all.header = parts.front().header;
-    all.missing_parts = std::move(missing);
-    for (auto& part : parts) {
-        all.torn_tail += part.torn_tail;
-        all.bad_lines += part.bad_lines;
-        all.out_of_order += part.out_of_order;
-        all.damaged_members += part.damaged_members;
-        for (auto& s : part.snapshots) {
-            if (!all.snapshots.empty() && s.sampled_at < all.snapshots.back().sampled_at) {
-                ++all.out_of_order;
-                continue;
-            }
-            all.snapshots.push_back(std::move(s));
-        }
-    }
-    if (all.snapshots.empty()) return Error{given.front() + ": no snapshots in the recording (header only)"};
-    return all;
 }
 
 }  // namespace musatop::replay

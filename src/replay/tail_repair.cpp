@@ -7,39 +7,81 @@
 
 #include <cerrno>
 #include <cstring>
+#include <vector>
 
-#include "musatop/replay/recording.hpp"
+#include "musatop/replay/gzip_stream.hpp"
 #include "musatop/util/safe_file.hpp"
 #include "musatop/util/unique_fd.hpp"
 
 namespace musatop::replay {
 namespace {
 
-std::optional<std::string> gzip_text(const std::string& text) {
-    z_stream z{};
-    if (deflateInit2(&z, 9, Z_DEFLATED, 16 + MAX_WBITS, 9, Z_DEFAULT_STRATEGY) != Z_OK) return std::nullopt;
-    std::string out(deflateBound(&z, static_cast<uLong>(text.size())), '\0');
-    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
-    z.avail_in = static_cast<uInt>(text.size());
-    z.next_out = reinterpret_cast<Bytef*>(out.data());
-    z.avail_out = static_cast<uInt>(out.size());
-    const bool done = deflate(&z, Z_FINISH) == Z_STREAM_END;
-    out.resize(out.size() - z.avail_out);
-    deflateEnd(&z);
-    if (!done) return std::nullopt;
+constexpr std::size_t kChunkBytes = 65536;
+
+struct TailScan {
+    bool ended_cleanly = false;
+    std::uint64_t complete_bytes = 0;  // text up to and with the last newline
+    std::uint64_t text_bytes = 0;
+};
+
+// One pass over the text, a chunk at a time (a recording can be far larger than memory).
+Result<TailScan> scan(int fd) {
+    GzipStream stream(fd);
+    TailScan out;
+    std::vector<char> chunk(kChunkBytes);
+    for (;;) {
+        auto got = stream.read(chunk.data(), chunk.size());
+        if (!got.ok()) return Error{got.error()};
+        if (got.value() == 0) break;
+        for (std::size_t i = got.value(); i-- > 0;)
+            if (chunk[i] == '\n') {
+                out.complete_bytes = stream.text_offset() - got.value() + i + 1;
+                break;
+            }
+    }
+    out.ended_cleanly = stream.report().ended_cleanly;
+    out.text_bytes = stream.text_offset();
     return out;
 }
 
-Result<std::string> read_all(int fd, const std::string& path) {
-    std::string bytes;
-    char buffer[65536];
-    for (;;) {
-        const ssize_t n = ::read(fd, buffer, sizeof buffer);
+bool write_all(int fd, const unsigned char* data, std::size_t size) {
+    while (size > 0) {
+        const ssize_t n = ::write(fd, data, size);
         if (n < 0 && errno == EINTR) continue;
-        if (n < 0) return Error{path + ": " + std::strerror(errno)};
-        if (n == 0) return bytes;
-        bytes.append(buffer, static_cast<std::size_t>(n));
+        if (n <= 0) return false;
+        data += n;
+        size -= static_cast<std::size_t>(n);
     }
+    return true;
+}
+
+// The first `bytes` of the text of `from`, compressed again as one member into `to`.
+Result<bool> recompress(int from, std::uint64_t bytes, int to) {
+    z_stream z{};
+    if (deflateInit2(&z, 9, Z_DEFLATED, 16 + MAX_WBITS, 9, Z_DEFAULT_STRATEGY) != Z_OK) return Error{"zlib cannot compress"};
+    GzipStream stream(from);
+    std::vector<char> in(kChunkBytes);
+    std::vector<unsigned char> out(kChunkBytes);
+    Result<bool> result = true;
+    for (bool finished = false; !finished && result.ok();) {
+        auto got = stream.read(in.data(), static_cast<std::size_t>(std::min<std::uint64_t>(bytes, in.size())));
+        if (!got.ok()) {
+            result = Error{got.error()};
+            break;
+        }
+        bytes -= got.value();
+        finished = got.value() == 0 || bytes == 0;
+        z.next_in = reinterpret_cast<Bytef*>(in.data());
+        z.avail_in = static_cast<uInt>(got.value());
+        do {
+            z.next_out = out.data();
+            z.avail_out = static_cast<uInt>(out.size());
+            deflate(&z, finished ? Z_FINISH : Z_NO_FLUSH);
+            if (!write_all(to, out.data(), out.size() - z.avail_out)) result = Error{std::strerror(errno)};
+        } while (result.ok() && z.avail_out == 0);
+    }
+    deflateEnd(&z);
+    return result;
 }
 
 }  // namespace
@@ -50,18 +92,12 @@ Result<std::optional<std::string>> repair_unfinished_tail(const std::string& pat
     // A live recorder's last member is unfinished too: it is not ours to rewrite.
     if (::flock(fd.get(), LOCK_EX | LOCK_NB) != 0)
         return Error{"another musatop is recording to " + path + "; stop it first, or record to another file"};
-    auto bytes = read_all(fd.get(), path);
-    if (!bytes.ok()) return Error{bytes.error()};
-    GunzipReport report;
-    auto text = gunzip(bytes.value(), &report);
-    if (!text.ok()) return Error{path + ": " + text.error()};
-    if (report.ended_cleanly) return std::optional<std::string>();
-    std::string& kept = text.value();
-    const std::size_t torn = kept.size() - (kept.rfind('\n') + 1);  // a frame cut in the middle
-    kept.resize(kept.size() - torn);
-    const auto compressed = gzip_text(kept);
-    if (!compressed) return Error{path + ": zlib cannot compress"};
-    if (auto written = replace_file(path, *compressed); !written.ok()) return Error{written.error()};
+    auto found = scan(fd.get());
+    if (!found.ok()) return Error{path + ": " + found.error()};
+    if (found->ended_cleanly) return std::optional<std::string>();
+    const std::uint64_t torn = found->text_bytes - found->complete_bytes;  // a frame cut in the middle
+    const auto written = replace_file_with(path, [&](int to) { return recompress(fd.get(), found->complete_bytes, to); });
+    if (!written.ok()) return Error{written.error()};
     return std::optional<std::string>(
         path + " ended in an unfinished write (a recorder stopped mid-write); rewritten with every complete frame" +
         (torn ? " (" + std::to_string(torn) + " bytes of a torn one dropped)" : std::string()) + " before appending");

@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <vector>
 
 namespace musatop {
@@ -39,20 +40,39 @@ Result<UniqueFd> open_regular_for_writing(const std::string& path, int flags, mo
     return fd;
 }
 
-Result<bool> replace_file(const std::string& path, std::string_view text, mode_t mode) {
+Result<bool> replace_file_with(const std::string& path, const std::function<Result<bool>(int fd)>& write, mode_t mode) {
     std::string name = path + ".tmp.XXXXXX";
     std::vector<char> buffer(name.begin(), name.end());
     buffer.push_back('\0');
     UniqueFd fd(::mkostemp(buffer.data(), O_CLOEXEC));  // O_CREAT | O_EXCL: never an existing name
     const std::string temporary(buffer.data());
     if (!fd.valid()) return Error{reason(temporary)};
-    const bool written = ::fchmod(fd.get(), mode) == 0 && write_all(fd.get(), text) && ::fsync(fd.get()) == 0;
-    if (!written || ::rename(temporary.c_str(), path.c_str()) != 0) {  // rename replaces a symlink, not its target
-        const Error error{written ? reason(path) : reason(temporary)};
+    if (::fchmod(fd.get(), mode) != 0) {
+        const Error error{reason(temporary)};
+        ::unlink(temporary.c_str());
+        return error;
+    }
+    if (auto written = write(fd.get()); !written.ok()) {
+        ::unlink(temporary.c_str());
+        return Error{temporary + ": " + written.error()};
+    }
+    const bool synced = ::fsync(fd.get()) == 0;
+    if (!synced || ::rename(temporary.c_str(), path.c_str()) != 0) {  // rename replaces a symlink, not its target
+        const Error error{synced ? reason(path) : reason(temporary)};
         ::unlink(temporary.c_str());
         return error;
     }
     return true;
+}
+
+Result<bool> replace_file(const std::string& path, std::string_view text, mode_t mode) {
+    return replace_file_with(
+        path,
+        [&](int fd) -> Result<bool> {
+            if (!write_all(fd, text)) return Error{std::strerror(errno)};
+            return true;
+        },
+        mode);
 }
 
 }  // namespace musatop

@@ -55,19 +55,31 @@ void record(const std::string& path, std::vector<long long> times, OpenMode mode
     for (long long t : times) ASSERT_TRUE(recorder.value()->append(sample(t)).ok());
 }
 
+// Every frame of an index, decoded in the order written.
+std::vector<Snapshot> load_all(RecordingIndex& index) {
+    std::vector<Snapshot> out;
+    for (std::size_t i = 0; i < index.size(); ++i) {
+        auto snapshot = index.load(i);
+        EXPECT_TRUE(snapshot.ok()) << snapshot.error();
+        if (snapshot.ok()) out.push_back(std::move(snapshot.value()));
+    }
+    return out;
+}
+
 }  // namespace
 
 TEST(Recording, WrittenSnapshotsReadBackExactly) {
     TempDir dir;
     const std::string path = (dir / "r.rec").string();
     record(path, {100, 101, 102});
-    const auto r = read_recordings({path});
+    auto r = read_recordings({path});
     ASSERT_TRUE(r.ok()) << r.error();
-    ASSERT_EQ(r->snapshots.size(), 3u);
+    const auto snapshots = load_all(r.value());
+    ASSERT_EQ(snapshots.size(), 3u);
     for (long long t : {100, 101, 102})
-        EXPECT_EQ(render_json(r->snapshots[static_cast<std::size_t>(t - 100)]), render_json(sample(t)));
-    EXPECT_EQ(r->header.hostname, "node");
-    EXPECT_TRUE(r->notes().empty());
+        EXPECT_EQ(render_json(snapshots[static_cast<std::size_t>(t - 100)]), render_json(sample(t)));
+    EXPECT_EQ(r->header().hostname, "node");
+    EXPECT_TRUE(r->recording().notes().empty());
 }
 
 TEST(Recording, AppendContinuesAndCreateRefusesToOverwrite) {
@@ -80,11 +92,11 @@ TEST(Recording, AppendContinuesAndCreateRefusesToOverwrite) {
     record(path, {102, 103}, OpenMode::append);
     auto r = read_recordings({path});
     ASSERT_TRUE(r.ok()) << r.error();
-    EXPECT_EQ(r->snapshots.size(), 4u);
+    EXPECT_EQ(r->size(), 4u);
     record(path, {300}, OpenMode::overwrite);
     r = read_recordings({path});
     ASSERT_TRUE(r.ok());
-    EXPECT_EQ(r->snapshots.size(), 1u);
+    EXPECT_EQ(r->size(), 1u);
     musatop::testing::write_text(dir / "other", "not a recording");
     EXPECT_FALSE(Recorder::open({(dir / "other").string(), OpenMode::append, {}, 5}, header_at(1)).ok());
 }
@@ -98,8 +110,8 @@ TEST(Recording, RotationKeepsMaxFilesAndReadsInTimeOrder) {
     EXPECT_FALSE(std::filesystem::exists(path + ".3"));
     const auto r = read_recordings({path});
     ASSERT_TRUE(r.ok()) << r.error();
-    ASSERT_EQ(r->snapshots.size(), 2u);  // the newest two rotated files; the current one has only its header
-    EXPECT_LT(r->snapshots[0].sampled_at, r->snapshots[1].sampled_at);
+    ASSERT_EQ(r->size(), 2u);  // the newest two rotated files; the current one has only its header
+    EXPECT_LT(r->time(0), r->time(1));
 }
 
 TEST(Recording, ATornLastRecordIsSkippedAndCounted) {
@@ -113,7 +125,7 @@ TEST(Recording, ATornLastRecordIsSkippedAndCounted) {
     const std::string cut = text.value().substr(0, text.value().size() - 40);
     const auto r = parse_recording(cut, "r.rec");
     ASSERT_TRUE(r.ok());
-    EXPECT_EQ(r->snapshots.size(), 2u);
+    EXPECT_EQ(r->frames.size(), 2u);
     EXPECT_EQ(r->torn_tail, 1u);
     EXPECT_EQ(r->notes().at(0), "1 incomplete record at the end ignored");
     const auto truncated = gunzip(whole.substr(0, whole.size() - 10));  // no gzip trailer
@@ -121,16 +133,20 @@ TEST(Recording, ATornLastRecordIsSkippedAndCounted) {
     EXPECT_EQ(truncated.value(), text.value());
 }
 
-TEST(Recording, GarbageAndTimeGoingBackwardsAreSkippedTheRestReplays) {
+TEST(Recording, GarbageIsSkippedAndAClockStepBackKeepsTheOrderWritten) {
     const std::string text = header_line(header_at(100)) + "\n" + render_json_compact(sample(100)) +
                              "\nthis is not json\n{\"schema_version\": 7}\n" + render_json_compact(sample(102)) +
                              "\n" + render_json_compact(sample(101)) + "\n" + render_json_compact(sample(103)) + "\n";
     const auto r = parse_recording(text, "r.rec");
     ASSERT_TRUE(r.ok());
-    EXPECT_EQ(r->snapshots.size(), 3u);
+    ASSERT_EQ(r->frames.size(), 4u);  // kept in the order written: the clock stepped back between 102 and 101
+    EXPECT_EQ(r->frames[2].sampled_at, at(101));
     EXPECT_EQ(r->bad_lines, 2u);
-    EXPECT_EQ(r->out_of_order, 1u);
-    EXPECT_EQ(r->notes().size(), 2u);
+    ASSERT_EQ(r->clock_steps.size(), 1u);
+    EXPECT_EQ(r->clock_steps[0].frame, 2u);
+    ASSERT_EQ(r->notes().size(), 2u);
+    EXPECT_EQ(r->notes()[1], "the clock stepped back 1.0 s before frame 3 (1970-01-01T00:01:42.000000+00:00 then "
+                             "1970-01-01T00:01:41.000000+00:00); frames are replayed in the order written");
 }
 
 TEST(Recording, BadFilesGetAClearMessage) {
@@ -238,7 +254,7 @@ TEST(Recording, ASecondRecorderOnTheSameFileIsRefused) {
     first.value().reset();  // stopped: the file is free again, and whole
     const auto r = read_recordings({path});
     ASSERT_TRUE(r.ok()) << r.error();
-    EXPECT_EQ(r->snapshots.size(), 2u);
+    EXPECT_EQ(r->size(), 2u);
     EXPECT_TRUE(Recorder::open({path, OpenMode::append, std::nullopt, 5}, header_at(200)).ok());
 }
 
@@ -282,7 +298,7 @@ TEST(Recording, FailedRotationKeepsTheDataAndGapsAreReported) {
     recorder.value().reset();
     auto r = read_recordings({path});
     ASSERT_TRUE(r.ok()) << r.error();
-    EXPECT_EQ(r->snapshots.size(), 2u);  // both frames kept
+    EXPECT_EQ(r->size(), 2u);  // both frames kept
 
     TempDir set;
     const std::string rotated = (set / "s.rec").string();
@@ -290,9 +306,9 @@ TEST(Recording, FailedRotationKeepsTheDataAndGapsAreReported) {
     std::filesystem::remove(rotated + ".2");
     r = read_recordings({rotated});
     ASSERT_TRUE(r.ok()) << r.error();
-    EXPECT_EQ(r->snapshots.size(), 3u);  // .1, .3 and .4
-    ASSERT_EQ(r->missing_parts.size(), 1u);
-    EXPECT_EQ(r->notes().back(), "missing from the rotated set: " + rotated + ".2; the rest is replayed");
+    EXPECT_EQ(r->size(), 3u);  // .1, .3 and .4
+    ASSERT_EQ(r->recording().missing_parts.size(), 1u);
+    EXPECT_EQ(r->recording().notes().back(), "missing from the rotated set: " + rotated + ".2; the rest is replayed");
 }
 
 // `record --append` after a crash: the last member had no end and the appended
@@ -318,16 +334,16 @@ TEST(Recording, AppendAfterACrashKeepsEveryCompleteFrame) {
         appending.value().reset();
         const auto r = read_recordings({crashed});
         ASSERT_TRUE(r.ok()) << r.error();
-        EXPECT_EQ(r->snapshots.size(), cut == 0 ? 5u : 4u) << cut;  // a torn frame is the only loss
-        EXPECT_EQ(r->damaged_members, 0u);
-        EXPECT_TRUE(r->notes().empty()) << r->notes().front();
+        EXPECT_EQ(r->size(), cut == 0 ? 5u : 4u) << cut;  // a torn frame is the only loss
+        EXPECT_EQ(r->recording().damaged_members, 0u);
+        EXPECT_TRUE(r->recording().notes().empty()) << r->recording().notes().front();
     }
     // A file appended to by an older musatop: damaged member, then a whole one.
     const std::string old = (dir / "old.rec").string();
     musatop::testing::write_text(old, crashed_bytes + gzip(render_json_compact(sample(103)) + "\n"));
     const auto r = read_recordings({old});
     ASSERT_TRUE(r.ok()) << r.error();
-    EXPECT_EQ(r->snapshots.size(), 4u);
-    EXPECT_EQ(r->damaged_members, 1u);
-    EXPECT_NE(r->notes().back().find("cut short"), std::string::npos);
+    EXPECT_EQ(r->size(), 4u);
+    EXPECT_EQ(r->recording().damaged_members, 1u);
+    EXPECT_NE(r->recording().notes().back().find("cut short"), std::string::npos);
 }

@@ -5,12 +5,14 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "musatop/model/snapshot.hpp"
+#include "musatop/replay/gzip_stream.hpp"
 #include "musatop/util/result.hpp"
 
 namespace musatop::replay {
@@ -28,33 +30,94 @@ struct Header {
 std::string header_line(const Header& header);  // compact JSON, no newline
 Result<Header> parse_header_line(std::string_view line);
 
+// Where one snapshot's line is: the part (file) and its offset in that part's text.
+struct FrameRef {
+    WallTime sampled_at{};
+    std::uint64_t text_offset = 0;
+    std::uint32_t length = 0;
+    std::uint32_t part = 0;
+};
+
+// The wall clock going backwards between two frames written one after the other
+// (NTP, a resumed VM): the frames are kept in the order written and this is said.
+struct ClockStep {
+    std::size_t frame = 0;  // the first frame after the step
+    WallTime before{};
+    WallTime after{};
+};
+
 // What was read, and what was skipped on the way (never an error for the rest).
 struct Recording {
     Header header;
-    std::vector<Snapshot> snapshots;  // in time order
+    std::vector<FrameRef> frames;  // in the order they were written
     std::size_t torn_tail = 0;        // an incomplete last record (the recorder was killed mid-write)
     std::size_t bad_lines = 0;        // lines that are not a snapshot
-    std::size_t out_of_order = 0;     // snapshots older than the one before them
     std::size_t damaged_members = 0;  // gzip members cut short with another behind them
+    std::vector<std::string> oversized;      // "FILE at byte N": a line over kMaxLineBytes, the rest of FILE skipped
     std::vector<std::string> missing_parts;  // gaps in a rotated set: "FILE.2", "FILE.4 to FILE.6"
+    std::vector<ClockStep> clock_steps;
     std::vector<std::string> notes() const;  // one line per kind of skip, for stderr
 };
 
-// What gunzip met on the way.
-struct GunzipReport {
-    std::size_t damaged_members = 0;  // cut short with another member behind (an --append after a kill)
-    bool ended_cleanly = false;       // the last member has its end (false: a recorder stopped mid-write)
+// No snapshot line is longer (10,000 processes on 256 GPUs come to ~3 MiB): a line
+// without an end (a gzip bomb, /dev/zero's like) is not read into memory whole.
+inline constexpr std::size_t kMaxLineBytes = 16u << 20;
+
+// Lines of text in, frames out: the header from a part's first line, every later
+// line checked as a snapshot and indexed. Pure.
+class RecordingScanner {
+public:
+    explicit RecordingScanner(Recording& into);
+    ~RecordingScanner();
+    // The first line of a part: its header (the recording's, for the first part).
+    Result<Header> begin_part(std::string_view line, const std::string& origin, std::uint32_t part);
+    void line(std::string_view text, std::uint64_t text_offset);
+
+private:
+    struct Reader;
+    Recording& into_;
+    std::unique_ptr<Reader> reader_;
+    std::uint32_t part_ = 0;
 };
 
-// Decompresses a gzip stream of one or more members; a stream cut short (a killed
-// recorder) yields what was complete, and a damaged member followed by another is
-// left at the damage for the next one. Error: not gzip at all.
-Result<std::string> gunzip(std::string_view bytes, GunzipReport* report = nullptr);
-
-// Parses the decompressed text of one file.
+// Parses the decompressed text of one file (part 0); for tests and the fuzzer.
 Result<Recording> parse_recording(std::string_view text, const std::string& origin);
 
-// Reads files (or one file and its rotated set FILE.1, FILE.2, ...) in time order.
-Result<Recording> read_recordings(const std::vector<std::string>& paths);
+// Decompresses a whole gzip text held in memory, with GzipStream's rules; for tests
+// and the fuzzer. Error: not gzip at all.
+Result<std::string> gunzip(std::string_view bytes, GzipReport* report = nullptr);
+
+// Files (or one file and its rotated set FILE.N ... FILE.1, FILE) indexed in the
+// order written: frame offsets and times in memory, a snapshot decoded when asked
+// for. Memory: ~32 bytes a frame and 32 KiB per 4 MiB of text.
+class RecordingIndex {
+public:
+    RecordingIndex(RecordingIndex&&) noexcept;
+    RecordingIndex& operator=(RecordingIndex&&) noexcept;
+    ~RecordingIndex();
+
+    const Recording& recording() const { return recording_; }
+    const Header& header() const { return recording_.header; }
+    std::size_t size() const { return recording_.frames.size(); }
+    WallTime time(std::size_t frame) const { return recording_.frames[frame].sampled_at; }
+    WallTime first_time() const;  // the earliest time of any frame
+    WallTime last_time() const;   // the latest
+    // The frame in force at `t`: the one sampled latest at or before it (of equal
+    // times, the one written last); none before the first.
+    std::optional<std::size_t> in_force_at(WallTime t) const;
+    // Decodes one frame. Not thread-safe (one cursor): one reader at a time.
+    Result<Snapshot> load(std::size_t frame);
+
+private:
+    friend Result<RecordingIndex> read_recordings(const std::vector<std::string>& paths);
+    struct Part;
+    struct Cursor;
+    RecordingIndex();
+    Recording recording_;
+    std::vector<Part> parts_;
+    std::unique_ptr<Cursor> cursor_;
+};
+
+Result<RecordingIndex> read_recordings(const std::vector<std::string>& paths);
 
 }  // namespace musatop::replay

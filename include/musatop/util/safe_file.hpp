@@ -8,6 +8,7 @@
 
 #include <sys/types.h>
 
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -19,6 +20,10 @@ namespace musatop {
 // Writes `text` to `path` atomically with permissions `mode`. The error names the
 // file and the system's reason.
 Result<bool> replace_file(const std::string& path, std::string_view text, mode_t mode = 0644);
+// The same with the content written by `write` to the temporary file's fd (a
+// content too large to hold); its error keeps the old file and is named.
+Result<bool> replace_file_with(const std::string& path, const std::function<Result<bool>(int fd)>& write,
+                               mode_t mode = 0644);
 
 // open(2) with O_NOFOLLOW | O_CLOEXEC added; a symlink at `path` is refused with
 // "PATH is a symbolic link; ..." rather than followed, and anything but a regular
