@@ -11,23 +11,10 @@
 #include "musatop/output/json_output.hpp"
 #include "musatop/output/text_output.hpp"
 #include "musatop/util/cancel.hpp"
+#include "musatop/util/stop_signals.hpp"
 
 namespace musatop::cli {
 namespace {
-
-// Ctrl-C, SIGTERM (`timeout 5 musatop --json`), SIGHUP or SIGQUIT during
-// collection: the handler only pokes the eventfd, which makes the command runner
-// kill and reap GMI at once; the main flow then exits 128 + the signal (130, 143,
-// 129, 131), leaving no child behind.
-// (Process-wide by nature: a signal handler can reach nothing else.)
-volatile std::sig_atomic_t interrupted = 0;
-const Canceller* interrupt_canceller = nullptr;
-constexpr int kStopSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
-
-void on_interrupt(int signal) {
-    interrupted = signal;
-    if (interrupt_canceller) interrupt_canceller->cancel();
-}
 
 // 0 when written, or when the reader went away (EPIPE: `| head` is not a failure);
 // otherwise the errno of the failed write.
@@ -45,17 +32,14 @@ int write_all(const std::string& text) {
 }  // namespace
 
 int run_one_shot(const Options& options, Source& source) {
+    // A stop signal during collection (`timeout 5 musatop --json`) makes the command
+    // runner kill and reap GMI at once; then exit 128 + the signal, no child left.
     const Canceller canceller;
-    interrupt_canceller = &canceller;
-    struct sigaction action {};
-    action.sa_handler = on_interrupt;
-    sigemptyset(&action.sa_mask);
-    for (int s : kStopSignals) ::sigaction(s, &action, nullptr);
+    const StopSignals stop(&canceller);
     ::signal(SIGPIPE, SIG_IGN);
 
     const Snapshot snapshot = source.collect(canceller.token());
-    interrupt_canceller = nullptr;
-    if (interrupted) return 128 + interrupted;
+    if (stop.received()) return 128 + stop.received();
     const Snapshot view = apply_view(snapshot, options.filter);
     if (const int error = write_all(options.json ? render_json(view) : render_text(view))) {
         const std::string message = std::string("musatop: cannot write the output: ") + std::strerror(error) + "\n";

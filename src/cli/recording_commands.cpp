@@ -21,19 +21,10 @@
 #include "musatop/util/version.hpp"
 #include "musatop/output/sanitize.hpp"
 #include "musatop/output/source_log.hpp"
+#include "musatop/util/stop_signals.hpp"
 
 namespace musatop::cli {
 namespace {
-
-// The recorder stops on these; the handler only pokes the canceller (a hung GMI
-// call is killed at once) and the loop ends after the round.
-volatile std::sig_atomic_t stop_signal = 0;
-const Canceller* stop_canceller = nullptr;
-
-void on_stop(int signal) {
-    stop_signal = signal;
-    if (stop_canceller) stop_canceller->cancel();
-}
 
 replay::OpenMode open_mode(const RecordOptions& o) {
     if (o.append) return replay::OpenMode::append;
@@ -49,12 +40,10 @@ int run_record(const Options& options, Source& source) {
     header.musatop_version = kVersion;
     header.interval_seconds = options.interval_seconds;
     header.started_at = std::chrono::system_clock::now();
+    // A stop signal (SIGQUIT too) kills a hung GMI call at once and ends the loop
+    // after the round; the file is closed whole and the exit is 0.
     const Canceller canceller;
-    stop_canceller = &canceller;
-    struct sigaction action {};
-    action.sa_handler = on_stop;
-    sigemptyset(&action.sa_mask);
-    for (int s : {SIGINT, SIGTERM, SIGHUP}) ::sigaction(s, &action, nullptr);
+    const StopSignals stop(&canceller);
     ::signal(SIGXFSZ, SIG_IGN);  // a file size limit is a write error with a message, not a silent death
 
     // The first round names the host for the header; it is recorded too.
@@ -73,7 +62,7 @@ int run_record(const Options& options, Source& source) {
     auto round_started = begun;
     SourceStateLog sources;  // a failing GMI is said once, not recorded silently
     for (;;) {
-        if (stop_signal) break;  // a round cut short by the signal is not recorded
+        if (stop.received()) break;  // a round cut short by the signal is not recorded
         for (const auto& line : sources.changes(snapshot)) std::cerr << "musatop record: " << line << "\n";
         // The command line's filters (--gpu, --pid, --user) choose what is kept.
         if (auto written = recorder.value()->append(apply_view(snapshot, options.filter)); !written.ok()) {
@@ -85,11 +74,10 @@ int run_record(const Options& options, Source& source) {
         const auto wait = std::chrono::ceil<std::chrono::milliseconds>(next - std::chrono::steady_clock::now());
         pollfd fd{canceller.fd(), POLLIN, 0};
         if (wait.count() > 0) ::poll(&fd, 1, static_cast<int>(wait.count()));
-        if (stop_signal) break;
+        if (stop.received()) break;
         round_started = std::chrono::steady_clock::now();
         snapshot = source.collect(canceller.token());
     }
-    stop_canceller = nullptr;
     return 0;
 }
 

@@ -18,6 +18,7 @@
 #include "musatop/util/cancel.hpp"
 #include "musatop/output/sanitize.hpp"
 #include "musatop/output/source_log.hpp"
+#include "musatop/util/stop_signals.hpp"
 
 namespace musatop::serve {
 namespace {
@@ -58,9 +59,8 @@ int run_serve(const ServeSettings& settings, std::unique_ptr<Source> source) {
     ::mallopt(M_ARENA_MAX, 2);
     // Every thread started from here on inherits the mask; the signals are taken
     // with sigwait below, never by a handler in a random thread.
-    sigset_t signals;
-    sigemptyset(&signals);
-    for (int s : {SIGTERM, SIGINT, SIGHUP, SIGUSR1}) sigaddset(&signals, s);
+    sigset_t signals = stop_signal_set();  // the stop signals of every mode, SIGQUIT included
+    sigaddset(&signals, SIGUSR1);
     ::pthread_sigmask(SIG_BLOCK, &signals, nullptr);
 
     std::shared_ptr<net::TlsContext> tls;

@@ -5,6 +5,8 @@
 
 #include <csignal>
 
+#include "musatop/util/stop_signals.hpp"
+
 namespace musatop::tui {
 namespace {
 
@@ -15,9 +17,10 @@ volatile std::sig_atomic_t have_saved_termios = 0;
 volatile std::sig_atomic_t pending_quit_signal = 0;
 volatile std::sig_atomic_t pending_resume = 0;
 
-// SIGQUIT (Ctrl-\\) ends the screen like SIGTERM: the terminal restored, GMI
-// children killed, exit 131, and no core dump of a monitor.
-constexpr int kQuitSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+// The stop signals of every mode (util/stop_signals): SIGQUIT (Ctrl-\\) ends the
+// screen like SIGTERM, the terminal restored, GMI children killed, exit 131, and
+// no core dump of a monitor. The screen keeps its own handler: it must also put
+// the terminal back from the main loop.
 constexpr int kFatalSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP, SIGSYS, SIGXCPU, SIGXFSZ};
 
 void on_quit_signal(int signal) { pending_quit_signal = signal; }
@@ -51,7 +54,7 @@ TerminalGuard::TerminalGuard() {
         saved_ = true;
     }
     pending_quit_signal = 0;
-    for (int s : kQuitSignals) install(s, on_quit_signal);
+    for (int s : kStopSignals) install(s, on_quit_signal);
     for (int s : kFatalSignals) install(s, on_fatal_signal);
     pending_resume = 0;
     install(SIGCONT, on_resume);  // without SA_RESTART: the UI's wait returns at once
@@ -59,7 +62,7 @@ TerminalGuard::TerminalGuard() {
 
 TerminalGuard::~TerminalGuard() {
     for (int s : kFatalSignals) ::signal(s, SIG_DFL);
-    for (int s : kQuitSignals) ::signal(s, SIG_DFL);
+    for (int s : kStopSignals) ::signal(s, SIG_DFL);
     ::signal(SIGCONT, SIG_DFL);
     if (saved_) ::tcsetattr(STDIN_FILENO, TCSADRAIN, &saved_termios);
     have_saved_termios = 0;
