@@ -21,12 +21,27 @@ std::optional<std::string> identity_part(const std::optional<std::string>& value
 
 }  // namespace
 
+namespace {
+
+float stored(std::optional<double> value) { return value ? static_cast<float>(*value) : std::nanf(""); }
+
+std::optional<double> unstored(float value) {
+    return std::isnan(value) ? std::nullopt : std::optional<double>(value);
+}
+
+}  // namespace
+
+HistoryPoint Series::at(std::size_t i) const {
+    const Stored& s = ring_[(head_ + i) % ring_.size()];
+    return {s.second, unstored(s.util_percent), unstored(s.memory_percent)};
+}
+
 void Series::append(const HistoryPoint& point) {
     if (count_ > 0) {
-        HistoryPoint& last = ring_[(head_ + count_ - 1) % ring_.size()];
+        Stored& last = ring_[(head_ + count_ - 1) % ring_.size()];
         if (last.second == point.second) {
-            last.util_percent = peak(last.util_percent, point.util_percent);
-            last.memory_percent = peak(last.memory_percent, point.memory_percent);
+            last.util_percent = stored(peak(unstored(last.util_percent), point.util_percent));
+            last.memory_percent = stored(peak(unstored(last.memory_percent), point.memory_percent));
             return;
         }
     }
@@ -34,7 +49,7 @@ void Series::append(const HistoryPoint& point) {
         head_ = (head_ + 1) % ring_.size();
         --count_;
     }
-    ring_[(head_ + count_) % ring_.size()] = point;
+    ring_[(head_ + count_) % ring_.size()] = {point.second, stored(point.util_percent), stored(point.memory_percent)};
     ++count_;
 }
 

@@ -94,6 +94,21 @@ TEST(HistorySeries, PeaksWithinASecond) {
     EXPECT_EQ(t.at(0), (HistoryPoint{2, 0, 0}));
 }
 
+// Points are kept compactly (floats, NaN for unknown): a value comes back to a
+// float's precision, unknown stays unknown and never becomes 0.
+TEST(HistorySeries, CompactStorageKeepsValuesAndUnknowns) {
+    Series s;
+    s.append({5, 33.3333333, std::nullopt});
+    s.append({6, std::nullopt, 0.0});
+    ASSERT_EQ(s.size(), 2u);
+    ASSERT_TRUE(s.at(0).util_percent);
+    EXPECT_NEAR(*s.at(0).util_percent, 33.3333333, 1e-5);
+    EXPECT_FALSE(s.at(0).memory_percent);
+    EXPECT_FALSE(s.at(1).util_percent);
+    EXPECT_EQ(s.at(1).memory_percent, 0.0);
+    EXPECT_EQ(s.at(1).second, 6);
+}
+
 TEST(History, WindowEdges) {
     History h;
     h.record(snapshot_of({gpu(0, "a")}), musatop::testing::mono(100.25));
