@@ -139,7 +139,7 @@ int run_prometheus(const Options& options, const cluster::NodeFilter& filter, bo
         screen.node_screen = screen_settings(options, std::nullopt);
         return tui::run_cluster_tui(screen, sampler);
     }
-    const auto until = std::chrono::steady_clock::now() + to_duration(settings.timeout + Seconds(0.25));
+    const auto until = mono_now() + to_duration(settings.timeout + Seconds(0.25));
     if (!options.json) source->set_scope(cluster::RoundScope{true, std::nullopt});  // --once draws a few values
     auto view = source->round(until, -1);
     if (!view.note) view.note = "data as of the last scrape; refresh is bounded by the scrape interval";
@@ -174,7 +174,7 @@ int run_cluster(const Options& options, bool interactive) {
         auto source = std::make_unique<cluster::DirectSource>(nodes, settings, std::max(3 * interval, settings.timeout + interval));
         if (interactive) return run_cluster_screen(options, std::move(source), filter.value());
         // One round: every node answers, fails or times out within the timeout.
-        const auto until = std::chrono::steady_clock::now() + to_duration(settings.timeout + Seconds(0.25));
+        const auto until = mono_now() + to_duration(settings.timeout + Seconds(0.25));
         return print_once(options, cluster::filtered(source->round(until, -1), filter.value()));
     } catch (const UsageProblem& problem) {
         std::cerr << "musatop: error: " << sanitize(problem.message) << "\n";

@@ -39,7 +39,7 @@ int run_record(const Options& options, Source& source) {
     replay::Header header;
     header.musatop_version = kVersion;
     header.interval_seconds = options.interval_seconds;
-    header.started_at = std::chrono::system_clock::now();
+    header.started_at = wall_now();
     // A stop signal (SIGQUIT too) kills a hung GMI call at once and ends the loop
     // after the round; the file is closed whole and the exit is 0.
     const Canceller canceller;
@@ -58,7 +58,7 @@ int run_record(const Options& options, Source& source) {
     std::cerr << "musatop record: recording to " << sanitize(o.file) << " every " << options.interval_seconds
               << " s (source " << source.describe() << ")\n";
     const auto interval = to_duration(Seconds(options.interval_seconds));
-    const auto begun = std::chrono::steady_clock::now();
+    const auto begun = mono_now();
     auto round_started = begun;
     SourceStateLog sources;  // a failing GMI is said once, not recorded silently
     for (;;) {
@@ -71,11 +71,11 @@ int run_record(const Options& options, Source& source) {
         }
         const auto next = round_started + interval;
         if (o.duration_seconds && next - begun > to_duration(Seconds(*o.duration_seconds))) break;
-        const auto wait = std::chrono::ceil<std::chrono::milliseconds>(next - std::chrono::steady_clock::now());
+        const auto wait = std::chrono::ceil<std::chrono::milliseconds>(next - mono_now());
         pollfd fd{canceller.fd(), POLLIN, 0};
         if (wait.count() > 0) ::poll(&fd, 1, static_cast<int>(wait.count()));
         if (stop.received()) break;
-        round_started = std::chrono::steady_clock::now();
+        round_started = mono_now();
         snapshot = source.collect(canceller.token());
     }
     return 0;

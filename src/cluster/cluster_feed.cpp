@@ -7,11 +7,6 @@
 #include <chrono>
 
 namespace musatop::cluster {
-namespace {
-
-MonoTime now_mono() { return std::chrono::steady_clock::now(); }
-
-}  // namespace
 
 ClusterSampler::ClusterSampler(std::unique_ptr<ClusterSource> source, Seconds interval)
     : source_(std::move(source)), interval_(interval), published_fd_(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) {
@@ -69,7 +64,7 @@ Frame ClusterSampler::node_frame(const std::string& address) const {
         auto remote = std::make_shared<Snapshot>(*node.snapshot);
         remote->remote = true;
         frame.snapshot = std::move(remote);
-        frame.completed_at = now_mono();
+        frame.completed_at = mono_now();
     }
     if (const auto it = histories_.find(address); it != histories_.end()) frame.history = it->second;
     return frame;
@@ -104,14 +99,14 @@ void ClusterSampler::record_histories(const ClusterSnapshot& cluster, MonoTime n
 
 void ClusterSampler::run() {
     for (;;) {
-        const MonoTime started = now_mono();
+        const MonoTime started = mono_now();
         {
             std::lock_guard lock(mutex_);
             source_->set_scope(RoundScope{true, focus_});  // the screen's sampler: what it draws
         }
         auto cluster = std::make_shared<const ClusterSnapshot>(source_->round(started + to_duration(interval_),
                                                                               cancel_read_.get()));
-        record_histories(*cluster, now_mono());
+        record_histories(*cluster, mono_now());
         {
             std::lock_guard lock(mutex_);
             latest_ = std::move(cluster);

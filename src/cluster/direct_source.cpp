@@ -47,9 +47,9 @@ DirectSource::DirectSource(const std::vector<NodeAddress>& nodes, const FetchSet
 
 ClusterSnapshot DirectSource::round(MonoTime until, int cancel_fd) {
     client_->round(until, cancel_fd, [this](std::size_t index, net::ClientOutcome& outcome) {
-        tracker_.record(index, outcome, std::chrono::system_clock::now());
+        tracker_.record(index, outcome, wall_now());
     });
-    return tracker_.view(std::chrono::system_clock::now(), "direct");
+    return tracker_.view(wall_now(), "direct");
 }
 
 }  // namespace musatop::cluster

@@ -81,7 +81,7 @@ ClusterSnapshot PrometheusSource::round(MonoTime until, int cancel_fd) {
     if (!targets_read_) last_errors = read_targets();
     const std::string form = "query=" + net::form_encode(cluster_query(settings_.job, scope_));
     const Answer answer = request("/api/v1/query", form, until, cancel_fd);
-    const WallTime now = std::chrono::system_clock::now();
+    const WallTime now = wall_now();
     std::string failure = answer.failure;
     if (failure.empty() && answer.status != 200) failure = "HTTP status " + std::to_string(answer.status);
     if (failure.empty()) {

@@ -44,7 +44,7 @@ void Channel::close_connection() {
 }
 
 void Channel::finish(ClientOutcome& outcome, const Done& done) {
-    outcome.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+    outcome.seconds = std::chrono::duration<double>(mono_now() - started_).count();
     phase_ = Phase::idle;
     --*context_.busy;
     done(index_, outcome);

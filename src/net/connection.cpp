@@ -16,8 +16,6 @@
 namespace musatop::net {
 namespace {
 
-MonoTime now() { return std::chrono::steady_clock::now(); }
-
 constexpr std::size_t kOneWrite = 16384;  // head and body copied into one send up to this size
 
 }  // namespace
@@ -31,7 +29,7 @@ Connection::Connection(int fd, SSL* ssl, int stop_fd, const ServerLimits& limits
 
 Connection::Io Connection::wait(short events, MonoTime deadline) const {
     for (;;) {
-        const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - now()).count();
+        const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - mono_now()).count();
         if (left <= 0) return Io::timed_out;
         pollfd fds[2] = {{fd_, events, 0}, {stop_fd_, POLLIN, 0}};
         const int ready = ::poll(fds, stop_fd_ >= 0 ? 2 : 1, static_cast<int>(std::min<long long>(left, 60000)));
@@ -70,7 +68,7 @@ Connection::Io Connection::receive(MonoTime deadline) {
 }
 
 bool Connection::tls_handshake() {
-    const MonoTime deadline = now() + limits_.head_timeout;
+    const MonoTime deadline = mono_now() + limits_.head_timeout;
     for (;;) {
         const int result = SSL_accept(ssl_);
         if (result == 1) return true;
@@ -84,7 +82,7 @@ HeadStatus Connection::read_head(bool first_request) {
     head_end_ = 0;
     // Between requests a keep-alive connection may idle; once a request starts (or
     // from the accept, for the first one) its whole head must arrive in time.
-    MonoTime deadline = now() + (first_request || !buffer_.empty() ? limits_.head_timeout : limits_.idle_timeout);
+    MonoTime deadline = mono_now() + (first_request || !buffer_.empty() ? limits_.head_timeout : limits_.idle_timeout);
     bool started = first_request || !buffer_.empty();
     std::optional<IdleConnections::Mark> idle;
     if (!started) idle.emplace(idle_, fd_);
@@ -105,7 +103,7 @@ HeadStatus Connection::read_head(bool first_request) {
         if (!started) {
             started = true;
             idle.reset();
-            deadline = now() + limits_.head_timeout;
+            deadline = mono_now() + limits_.head_timeout;
         }
     }
 }
@@ -116,7 +114,7 @@ void Connection::finish_request() {
 }
 
 bool Connection::send_all(std::string_view data) {
-    const MonoTime deadline = now() + limits_.write_timeout;
+    const MonoTime deadline = mono_now() + limits_.write_timeout;
     while (!data.empty()) {
         ssize_t n = 0;
         if (ssl_) {
@@ -165,7 +163,7 @@ void Connection::refuse(int status, std::string_view body) {
 void Connection::linger() {
     if (ssl_) SSL_shutdown(ssl_);
     ::shutdown(fd_, SHUT_WR);
-    const MonoTime deadline = now() + std::chrono::milliseconds(500);
+    const MonoTime deadline = mono_now() + std::chrono::milliseconds(500);
     char sink[4096];
     for (std::size_t dropped = 0; dropped < (64u << 10);) {
         if (wait(POLLIN, deadline) != Io::ok) return;

@@ -73,7 +73,7 @@ std::size_t HttpClient::in_flight() const { return state_->busy; }
 
 void HttpClient::round(MonoTime until, int cancel_fd, const Done& done) {
     State& st = *state_;
-    const MonoTime begun = std::chrono::steady_clock::now();
+    const MonoTime begun = mono_now();
     for (auto& channel : st.channels)
         if (channel.idle()) channel.start(begun, done);
     if (cancel_fd >= 0) {
@@ -84,7 +84,7 @@ void HttpClient::round(MonoTime until, int cancel_fd, const Done& done) {
     }
     epoll_event events[64];
     while (st.busy > 0) {
-        const MonoTime now = std::chrono::steady_clock::now();
+        const MonoTime now = mono_now();
         MonoTime wake = until;
         bool resolving = false;
         for (auto& channel : st.channels) {

@@ -8,7 +8,7 @@ namespace musatop::net {
 
 void IdleConnections::enter(int fd) {
     std::lock_guard lock(mutex_);
-    since_[fd] = std::chrono::steady_clock::now();
+    since_[fd] = mono_now();
 }
 
 void IdleConnections::leave(int fd) {

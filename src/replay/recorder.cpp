@@ -129,7 +129,7 @@ Result<bool> Recorder::rotate() {
         if (fs::rename(name(n), name(n + 1), error); error) return failed(name(n), name(n + 1));
     }
     if (fs::rename(settings_.path, name(1), error); error) return failed(settings_.path, name(1));  // --max-files >= 1
-    header_.started_at = std::chrono::system_clock::now();
+    header_.started_at = wall_now();
     return start_file(true);
 }
 

@@ -118,7 +118,7 @@ void ReplayPlayer::publish(std::size_t frame, Snapshot snapshot) {
 void ReplayPlayer::move_to(std::size_t frame) {
     target_ = std::min(frame, recording_.size() - 1);
     ++request_;
-    shown_since_ = std::chrono::steady_clock::now();
+    shown_since_ = mono_now();
     changed_.notify_all();
 }
 
@@ -179,7 +179,7 @@ void ReplayPlayer::play_on(std::unique_lock<std::mutex>& lock) {
     const std::uint64_t request = request_;
     if (changed_.wait_until(lock, due) != std::cv_status::timeout || paused_ || stop_ || request != request_) return;
     std::size_t next = target_ + 1;
-    const auto now = std::chrono::steady_clock::now();
+    const auto now = mono_now();
     while (next + 1 < recording_.size() && due + scaled(next) <= now) due += scaled(next++);
     target_ = next;
     shown_since_ = due;
@@ -193,7 +193,7 @@ std::string ReplayPlayer::control(ReplayCommand command, std::string_view argume
         case ReplayCommand::toggle_pause:
             paused_ = !paused_;
             if (!paused_ && target_ >= last) move_to(0);  // resume at the end: from the start
-            shown_since_ = std::chrono::steady_clock::now();
+            shown_since_ = mono_now();
             changed_.notify_all();
             return paused_ ? "Paused." : "Playing at " + speed_text(speed_) + ".";
         case ReplayCommand::step_back:

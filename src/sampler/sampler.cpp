@@ -13,7 +13,7 @@ Sampler::Sampler(std::unique_ptr<Source> source, SamplerSettings settings)
       settings_(std::move(settings)),
       published_fd_(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)),
       history_(settings_.aggregate_indices) {
-    if (!settings_.clock) settings_.clock = [] { return std::chrono::steady_clock::now(); };
+    if (!settings_.clock) settings_.clock = [] { return mono_now(); };
 }
 
 Sampler::~Sampler() { stop(); }
@@ -66,7 +66,7 @@ Snapshot Sampler::collect_safely() {
     }
     // Keep the last good data on screen, flagged stale, with the reason.
     Snapshot failed = previous_ ? *previous_ : Snapshot{};
-    failed.sampled_at = std::chrono::system_clock::now();
+    failed.sampled_at = wall_now();
     failed.devices_stale = true;
     failed.processes_stale = true;
     failed.host = HostMetrics{};

@@ -42,7 +42,7 @@ std::string first_error(const Snapshot& s, std::string_view source) {
 Endpoints::Endpoints(EndpointSettings settings) : settings_(std::move(settings)) {
     // The agent's start time in nanoseconds and its PID: an ETag from a previous
     // run never matches a frame of this one.
-    const auto started = std::chrono::system_clock::now().time_since_epoch().count();
+    const auto started = wall_now().time_since_epoch().count();
     etag_prefix_ = std::to_string(started) + "-" + std::to_string(::getpid()) + "-";
 }
 

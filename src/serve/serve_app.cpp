@@ -27,7 +27,7 @@ namespace {
 net::Handler make_routes(Sampler& sampler, Endpoints& endpoints, BasicAuth& auth) {
     auto router = std::make_shared<net::Router>();
     router->get(net::kMetricsPath, [&](const net::RequestHead&) {
-        return endpoints.metrics(sampler.latest(), std::chrono::system_clock::now());
+        return endpoints.metrics(sampler.latest(), wall_now());
     });
     router->get(net::kSnapshotPath, [&](const net::RequestHead&) { return endpoints.snapshot(sampler.latest()); });
     router->get(net::kHealthPath, [&](const net::RequestHead&) { return endpoints.health(sampler.latest()); });

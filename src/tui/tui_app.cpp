@@ -23,7 +23,6 @@ namespace {
 
 using namespace std::chrono_literals;
 
-MonoTime monotonic_now() { return std::chrono::steady_clock::now(); }
 
 MonoTime next_whole_second(MonoTime t) {
     return MonoTime(std::chrono::floor<std::chrono::seconds>(t.time_since_epoch()) + 1s);
@@ -49,7 +48,7 @@ public:
         state_.compact = settings.compact;
         state_.trends_visible = settings.trends;
         choices_ = choices();
-        if (!terminal.startup_note.empty()) show_message(state_, terminal.startup_note, monotonic_now(), std::chrono::seconds(10));
+        if (!terminal.startup_note.empty()) show_message(state_, terminal.startup_note, mono_now(), std::chrono::seconds(10));
     }
 
     void run() {
@@ -60,7 +59,7 @@ public:
                 terminal_.resume();
                 dirty = true;
             }
-            const MonoTime now = monotonic_now();
+            const MonoTime now = mono_now();
             const bool new_data = sampler_.revision() != frame_.revision;
             if (new_data) {
                 frame_ = sampler_.latest();
@@ -79,11 +78,11 @@ public:
             // data, the next second or a message expiry (no polling timer).
             auto key = terminal_.read_key(0);
             if (!key) {
-                wait_for_event(next_change(monotonic_now()));
+                wait_for_event(next_change(mono_now()));
                 key = terminal_.read_key(0);
             }
             if (!key) continue;
-            context_.now = monotonic_now();
+            context_.now = mono_now();
             // A node's screen inside the cluster view: Esc on the bare screen goes back.
             if (back_on_escape_ && key->kind == KeyKind::escape && state_.modal == Modal::none &&
                 !state_.search_editing && !state_.time_editing)
@@ -180,15 +179,15 @@ private:
     void remember_choices() {
         if (!on_choices_ || choices() == choices_) return;
         choices_ = choices();
-        if (auto error = on_choices_(choices_)) show_message(state_, "Settings not saved: " + *error, monotonic_now());
+        if (auto error = on_choices_(choices_)) show_message(state_, "Settings not saved: " + *error, mono_now());
     }
 
     void confirm_termination() {
         frame_ = sampler_.latest();
-        rebuild_view(monotonic_now());
+        rebuild_view(mono_now());
         if (state_.modal != Modal::confirm || !state_.modal_process) return;  // cancelled by the re-check
         state_.modal = Modal::none;
-        show_message(state_, actions::terminate_process(*state_.modal_process), monotonic_now());
+        show_message(state_, actions::terminate_process(*state_.modal_process), mono_now());
         sampler_.request_refresh();
     }
 
@@ -213,7 +212,7 @@ private:
 }  // namespace
 
 void wait_for_key_or_publication(int publication_fd, MonoTime until) {
-    const auto left = std::chrono::ceil<std::chrono::milliseconds>(until - monotonic_now()).count();
+    const auto left = std::chrono::ceil<std::chrono::milliseconds>(until - mono_now()).count();
     const int timeout_ms = static_cast<int>(std::clamp<std::int64_t>(left, 1, 2000));
     pollfd fds[2] = {{STDIN_FILENO, POLLIN, 0}, {publication_fd, POLLIN, 0}};
     if (::poll(fds, 2, timeout_ms) > 0 && (fds[1].revents & POLLIN)) {

@@ -14,6 +14,10 @@ using WallTime = std::chrono::system_clock::time_point;   // for display and out
 using MonoTime = std::chrono::steady_clock::time_point;   // for every interval and deadline
 using Seconds = std::chrono::duration<double>;
 
+// The one way to read each clock (tests inject a clock where timing matters).
+inline MonoTime mono_now() { return std::chrono::steady_clock::now(); }
+inline WallTime wall_now() { return std::chrono::system_clock::now(); }
+
 // A duration in seconds as the program's tick type (flags are read as seconds).
 inline std::chrono::steady_clock::duration to_duration(Seconds seconds) {
     return std::chrono::duration_cast<std::chrono::steady_clock::duration>(seconds);

@@ -133,12 +133,12 @@ Snapshot make_demo_snapshot(double t, WallTime now) {
     return s;
 }
 
-DemoSource::DemoSource(HealthThresholds health) : started_(std::chrono::steady_clock::now()), health_(health) {}
+DemoSource::DemoSource(HealthThresholds health) : started_(mono_now()), health_(health) {}
 
 Snapshot DemoSource::collect(const CancelToken& /*cancel*/) {
-    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
-    Snapshot snapshot = make_demo_snapshot(elapsed, std::chrono::system_clock::now());
-    health_.assess(snapshot, std::chrono::steady_clock::now());
+    const double elapsed = std::chrono::duration<double>(mono_now() - started_).count();
+    Snapshot snapshot = make_demo_snapshot(elapsed, wall_now());
+    health_.assess(snapshot, mono_now());
     host_.sample_into(snapshot);
     return snapshot;
 }

@@ -7,8 +7,6 @@
 namespace musatop::tui {
 namespace {
 
-MonoTime monotonic_now() { return std::chrono::steady_clock::now(); }
-
 // One node of the cluster as the single-host screen's feed: its newest snapshot
 // (read-only) and the history the cluster sampler keeps for it.
 class NodeFeed final : public FrameFeed {
@@ -46,7 +44,7 @@ public:
                 terminal_.resume();
                 dirty = true;
             }
-            const MonoTime now = monotonic_now();
+            const MonoTime now = mono_now();
             if (sampler_.revision() != seen) {
                 seen = sampler_.revision();
                 cluster_ = sampler_.latest();
@@ -67,7 +65,7 @@ public:
             }
             if (!key) continue;
             dirty = true;
-            switch (handle_cluster_key(state_, *key, cluster_.get(), node_page_, monotonic_now())) {
+            switch (handle_cluster_key(state_, *key, cluster_.get(), node_page_, mono_now())) {
                 case ClusterEffect::quit: return;
                 case ClusterEffect::refresh: sampler_.request_refresh(); break;
                 case ClusterEffect::drill: open_selected(); break;
