@@ -23,6 +23,29 @@ namespace {
 
 using namespace std::chrono_literals;
 
+// `--record`'s first failure, from the sampler's thread to the screen's.
+class RecordingFailure {
+public:
+    bool stopped() const {
+        std::lock_guard lock(mutex_);
+        return stopped_;
+    }
+    void stop_if(std::optional<std::string> error) {
+        if (!error) return;
+        std::lock_guard lock(mutex_);
+        stopped_ = true;
+        error_ = std::move(error);
+    }
+    std::optional<std::string> take() {
+        std::lock_guard lock(mutex_);
+        return std::exchange(error_, std::nullopt);
+    }
+
+private:
+    mutable std::mutex mutex_;
+    bool stopped_ = false;
+    std::optional<std::string> error_;
+};
 
 MonoTime next_whole_second(MonoTime t) {
     return MonoTime(std::chrono::floor<std::chrono::seconds>(t.time_since_epoch()) + 1s);
@@ -35,11 +58,12 @@ constexpr auto kSampleGrace = 250ms;
 // for the trends, a key, a resize, or a message that expired.
 class TuiLoop {
 public:
-    TuiLoop(const TuiSettings& settings, FrameFeed& feed, CursesTerminal& terminal)
+    TuiLoop(const TuiSettings& settings, FrameFeed& feed, CursesTerminal& terminal,
+            std::shared_ptr<RecordingFailure> recording_failure = nullptr)
         : sampler_(feed),
           terminal_(terminal),
           ascii_(settings.ascii || !locale_is_utf8()),
-          on_snapshot_(settings.on_snapshot),
+          recording_failure_(std::move(recording_failure)),
           on_choices_(settings.on_choices),
           back_on_escape_(settings.back_on_escape),
           badge_(settings.badge) {
@@ -121,12 +145,12 @@ private:
 
     void wait_for_event(MonoTime until) { wait_for_key_or_publication(sampler_.publication_fd(), until); }
 
-    // `--record`: every new snapshot goes to the recorder; a failure ends the
-    // recording, not the screen.
+    // `--record` runs on the sampler's thread; its failure ends the recording,
+    // not the screen, and is said here.
     void pass_on(MonoTime now) {
-        if (!on_snapshot_ || !frame_.snapshot) return;
-        if (const auto error = on_snapshot_(*frame_.snapshot)) {
-            on_snapshot_ = nullptr;
+        if (!recording_failure_) return;
+        if (const auto error = recording_failure_->take()) {
+            recording_failure_.reset();
             badge_.clear();
             show_message(state_, *error, now, std::chrono::minutes(1));
         }
@@ -194,7 +218,7 @@ private:
     FrameFeed& sampler_;  // the live sampler or a replay
     CursesTerminal& terminal_;
     bool ascii_;
-    std::function<std::optional<std::string>(const Snapshot&)> on_snapshot_;
+    std::shared_ptr<RecordingFailure> recording_failure_;
     std::function<std::optional<std::string>(const ScreenChoices&)> on_choices_;
     ScreenChoices choices_;
     bool back_on_escape_;
@@ -258,13 +282,29 @@ int run_screen(const TuiSettings& settings, FrameFeed& feed) {
                            [&](CursesTerminal& terminal) { TuiLoop(settings, feed, terminal).run(); });
 }
 
+namespace {
+
+int run_screen_recording(const TuiSettings& settings, FrameFeed& feed, std::shared_ptr<RecordingFailure> failure) {
+    return run_on_terminal(settings.color, settings.mouse,
+                           [&](CursesTerminal& terminal) { TuiLoop(settings, feed, terminal, failure).run(); });
+}
+
+}  // namespace
+
 int run_tui(const TuiSettings& settings, std::unique_ptr<Source> source) {
     SamplerSettings sampler_settings;
     sampler_settings.interval = settings.interval;
     sampler_settings.aggregate_indices = settings.filter.gpu_indices;
+    std::shared_ptr<RecordingFailure> failure;
+    if (settings.on_snapshot) {
+        failure = std::make_shared<RecordingFailure>();
+        sampler_settings.on_round = [record = settings.on_snapshot, failure](const Snapshot& s) {
+            if (!failure->stopped()) failure->stop_if(record(s));
+        };
+    }
     Sampler sampler(std::move(source), sampler_settings);
     sampler.start();
-    const int status = run_screen(settings, sampler);
+    const int status = run_screen_recording(settings, sampler, failure);
     sampler.stop();  // after the terminal is restored: a hung GMI is killed, never waited for
     return status;
 }

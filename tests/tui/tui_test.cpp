@@ -4,7 +4,10 @@
 #include <signal.h>
 #include <sys/wait.h>
 
+#include <algorithm>
+#include <functional>
 #include <map>
+#include <sstream>
 
 #include "musatop/output/sanitize.hpp"
 #include "scenario.hpp"
@@ -434,6 +437,47 @@ TEST(TuiRecord, RecordsWhileShowingAndStopsVisiblyWhenTheFileGoes) {
     ASSERT_TRUE(wait_for([&] { return scenario.calls("query") > calls + 2; }));  // the screen goes on sampling
     EXPECT_TRUE(has(tui.screen(), "Processes 12"));
     quit_and_check_terminal(tui);
+}
+
+// The recorder takes every round from the sampler, not the frames the screen
+// happens to draw: with the terminal stopped (its tmux server stopped) every round
+// is recorded, each once. (Here the pty absorbs what the screen writes in those
+// seconds, so the screen itself does not block; the test holds the count and the
+// order, the design holds the rest.)
+TEST(TuiRecord, EveryRoundIsRecordedOnceWhileTheTerminalIsStopped) {
+    Scenario scenario;
+    // Every row changes every round (300 processes, two memory readings taking
+    // turns), so the screen writes a page a round and fills the stalled pty at once.
+    scenario.set("query.out", gmi_device_json(8));
+    for (int turn : {1, 2}) {
+        std::vector<FakeProcessRow> rows;
+        for (int i = 0; i < 300; ++i) rows.push_back({i % 8, 4000000 + i, "/usr/bin/app" + std::to_string(i), 100 * turn + i});
+        scenario.set("summary.out." + std::to_string(turn), gmi_process_table(rows));
+    }
+    scenario.set("summary.cycle", "2");
+    const std::string file = (scenario.dir() / "stalled.rec").string();
+    TmuxSession tui(scenario, {"--interval", "0.05", "--record", file}, 200, 60);
+    ASSERT_TRUE(tui.wait_for("REC " + file)) << tui.screen();
+    const pid_t server = std::stoi(tui.pane_format("#{pid}"));
+    ::kill(server, SIGSTOP);
+    const int before = scenario.calls("query");
+    const bool went_on = wait_for([&] { return scenario.calls("query") >= before + 60; }, 30s);
+    ::kill(server, SIGCONT);
+    ASSERT_TRUE(went_on);
+    tui.keys({"q"});
+    ASSERT_TRUE(tui.wait_for_exit());
+    const int rounds = scenario.calls("query");
+    const auto replayed = scenario.run({"replay", file, "--json", "--from", "+0s"});
+    ASSERT_EQ(replayed.exit_code, 0) << replayed.err;
+    std::vector<std::string> times;
+    std::istringstream lines(replayed.out);
+    for (std::string line; std::getline(lines, line);) {
+        const auto at = line.find("\"sampled_at\":\"");
+        ASSERT_NE(at, std::string::npos) << line;
+        times.push_back(line.substr(at + 14, line.find('"', at + 14) - at - 14));
+    }
+    EXPECT_GE(times.size() + 1, static_cast<std::size_t>(rounds));  // a round in flight at the quit may be missing
+    EXPECT_TRUE(std::adjacent_find(times.begin(), times.end(), std::greater_equal<>()) == times.end());
 }
 
 TEST(TuiReplay, KeysMoveThroughTheRecordingAndNothingCanBeSignalled) {

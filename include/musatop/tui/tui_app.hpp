@@ -30,8 +30,10 @@ struct TuiSettings {
     bool ascii = false;
     bool color = true;
     std::string login_name;  // for "my processes"
-    // Called with each new snapshot (`--record`); an error text stops the calls and
-    // is shown on the status line, the screen keeps running.
+    // Called on the sampler's thread with every round's snapshot, whatever the
+    // screen draws (`--record`: a stalled terminal loses no frame, none is written
+    // twice); an error text stops the calls and is shown on the status line, the
+    // screen keeps running.
     std::function<std::optional<std::string>(const Snapshot&)> on_snapshot;
     std::string badge;  // shown after the title while on_snapshot runs ("REC day.rec")
     bool compact = false;  // the c and h toggles' first state
