@@ -62,15 +62,6 @@ void node_json(Writer& w, const NodeView& node, const ViewFilter& filter) {
     w.EndObject();
 }
 
-std::string local_time(WallTime time) {
-    const std::time_t seconds = std::chrono::system_clock::to_time_t(time);
-    std::tm local{};
-    ::localtime_r(&seconds, &local);
-    char text[32];
-    std::strftime(text, sizeof text, "%Y-%m-%d %H:%M:%S", &local);
-    return text;
-}
-
 std::string mib(const std::optional<std::int64_t>& bytes) {
     return bytes ? std::to_string(*bytes >> 20) : "??";
 }
@@ -79,7 +70,7 @@ std::string header_line(const NodeView& node, WallTime now) {
     const std::string name = sanitize(node.hostname.value_or(node.address));
     std::string line = name + " (" + sanitize(node.address) + ")";
     if (node.snapshot) {
-        line += "  " + local_time(node.snapshot->sampled_at) + "  Driver " + sanitize_or_na(node.snapshot->driver_version);
+        line += "  " + format_local_seconds(node.snapshot->sampled_at) + "  Driver " + sanitize_or_na(node.snapshot->driver_version);
         if (node.latency_ms) line += "  " + latency_text(*node.latency_ms);
     }
     if (node.state == NodeState::ok) return line;

@@ -56,13 +56,24 @@ std::string format_iso8601(WallTime time) {
     return buffer;
 }
 
-std::string format_local_time(double unix_seconds) {
-    const auto seconds = static_cast<std::time_t>(unix_seconds);
+namespace {
+
+std::string local_text(std::time_t seconds, const char* format) {
     std::tm local{};
     ::localtime_r(&seconds, &local);
     char buffer[64];
-    std::strftime(buffer, sizeof buffer, "%Y-%m-%d %H:%M:%S %Z", &local);
+    std::strftime(buffer, sizeof buffer, format, &local);
     return buffer;
+}
+
+}  // namespace
+
+std::string format_local_time(double unix_seconds) {
+    return local_text(static_cast<std::time_t>(unix_seconds), "%Y-%m-%d %H:%M:%S %Z");
+}
+
+std::string format_local_seconds(WallTime time) {
+    return local_text(std::chrono::system_clock::to_time_t(time), "%Y-%m-%d %H:%M:%S");
 }
 
 std::string format_used_total(std::optional<std::int64_t> used, std::optional<std::int64_t> total) {

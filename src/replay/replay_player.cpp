@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <ctime>
 
+#include "musatop/output/format.hpp"
 #include "musatop/replay/replay_time.hpp"
 
 namespace musatop::replay {
@@ -18,15 +19,6 @@ constexpr double kMaxSpeed = 64;
 // The recording's wall time on the monotonic axis the history and trends use.
 MonoTime on_trend_axis(WallTime t) {
     return MonoTime(std::chrono::duration_cast<std::chrono::steady_clock::duration>(t.time_since_epoch()));
-}
-
-std::string local_time(WallTime t) {
-    const std::time_t seconds = std::chrono::system_clock::to_time_t(t);
-    std::tm local{};
-    ::localtime_r(&seconds, &local);
-    char text[64];
-    std::strftime(text, sizeof text, "%Y-%m-%d %H:%M:%S", &local);
-    return text;
 }
 
 std::string speed_text(double speed) {
@@ -140,7 +132,7 @@ std::int64_t ReplayPlayer::trend_second(MonoTime) const {
 std::string ReplayPlayer::status_badge() const {
     std::lock_guard lock(mutex_);
     const std::size_t frame = shown_.value_or(target_);
-    return "REPLAY " + local_time(recording_.time(frame)) + " " + speed_text(speed_) + (paused_ ? " PAUSED" : "") +
+    return "REPLAY " + format_local_seconds(recording_.time(frame)) + " " + speed_text(speed_) + (paused_ ? " PAUSED" : "") +
            " " + std::to_string(frame + 1) + "/" + std::to_string(recording_.size()) +
            (unreadable_.empty() ? "" : " (a frame could not be read: " + unreadable_ + ")");
 }
@@ -220,7 +212,7 @@ std::string ReplayPlayer::control(ReplayCommand command, std::string_view argume
             const auto frame = recording_.in_force_at(*time);
             if (!frame || *time > recording_.last_time()) return "Outside the recording: " + std::string(argument);
             move_to(*frame);
-            return "Jumped to " + local_time(recording_.time(*frame)) + ".";
+            return "Jumped to " + format_local_seconds(recording_.time(*frame)) + ".";
         }
     }
     return {};
