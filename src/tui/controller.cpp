@@ -6,7 +6,6 @@
 #include "musatop/model/process_identity.hpp"
 #include "musatop/tui/key_table.hpp"
 #include "musatop/tui/screens/process_columns.hpp"
-#include "musatop/util/utf8.hpp"
 
 namespace musatop::tui {
 namespace {
@@ -33,45 +32,33 @@ void cycle_trend(UiState& state, const ScreenContext& context, int step) {
 }
 
 Effect handle_search_key(UiState& state, const Key& key) {
-    switch (key.kind) {
-        case KeyKind::enter:
-            state.filter.search = state.search_draft;
+    switch (state.search_draft.apply(key)) {
+        case EditResult::accepted:
+            state.filter.search = state.search_draft.text;
             state.search_editing = false;
             state.selection = 0;
             state.process_offset = 0;
             state.selected.reset();
             return Effect::redraw;
-        case KeyKind::escape: state.search_editing = false; return Effect::redraw;
-        case KeyKind::backspace: {
-            auto code_points = utf8::decode(state.search_draft);
-            if (!code_points.empty()) code_points.pop_back();
-            state.search_draft.clear();
-            for (char32_t cp : code_points) utf8::append(state.search_draft, cp);
-            return Effect::redraw;
-        }
-        case KeyKind::character:
-            if (key.ch >= 0x20 && key.ch != 0x7F) utf8::append(state.search_draft, key.ch);
-            return Effect::redraw;
-        default: return Effect::none;
+        case EditResult::cancelled: state.search_editing = false; return Effect::redraw;
+        case EditResult::edited: return Effect::redraw;
+        case EditResult::ignored: return Effect::none;
     }
+    return Effect::none;
 }
 
 Effect handle_time_key(UiState& state, const Key& key) {
-    switch (key.kind) {
-        case KeyKind::enter:
+    switch (state.time_draft.apply(key)) {
+        case EditResult::accepted:
             state.time_editing = false;
             state.replay_command = ReplayCommand::jump;
-            state.replay_argument = state.time_draft;
+            state.replay_argument = state.time_draft.text;
             return Effect::replay;
-        case KeyKind::escape: state.time_editing = false; return Effect::redraw;
-        case KeyKind::backspace:
-            if (!state.time_draft.empty()) state.time_draft.pop_back();
-            return Effect::redraw;
-        case KeyKind::character:
-            if (key.ch >= 0x20 && key.ch < 0x7F) state.time_draft.push_back(static_cast<char>(key.ch));
-            return Effect::redraw;
-        default: return Effect::none;
+        case EditResult::cancelled: state.time_editing = false; return Effect::redraw;
+        case EditResult::edited: return Effect::redraw;
+        case EditResult::ignored: return Effect::none;
     }
+    return Effect::none;
 }
 
 Effect replay(UiState& state, ReplayCommand command) {
@@ -226,7 +213,7 @@ Effect handle_key(UiState& state, const Key& key, const ScreenContext& context) 
         case Action::sort_reverse: state.filter.reverse = !state.filter.reverse; break;
         case Action::search:
             state.search_editing = true;
-            state.search_draft = state.filter.search;
+            state.search_draft.text = state.filter.search;
             break;
         case Action::replay_pause: return replay(state, ReplayCommand::toggle_pause);
         case Action::replay_back: return replay(state, ReplayCommand::step_back);
@@ -237,7 +224,7 @@ Effect handle_key(UiState& state, const Key& key, const ScreenContext& context) 
         case Action::replay_end: return replay(state, ReplayCommand::to_end);
         case Action::replay_jump:
             state.time_editing = true;
-            state.time_draft.clear();
+            state.time_draft.text.clear();
             break;
         case Action::my_processes: state.current_user_only = !state.current_user_only; break;
         case Action::compact: state.compact = !state.compact; break;

@@ -175,7 +175,7 @@ TEST(Controller, SearchEditing) {
     handle_key(f.state, Key::character('/'), context);
     for (char c : std::string("workload_9x")) handle_key(f.state, Key::character(c), context);
     handle_key(f.state, Key{KeyKind::backspace}, context);
-    EXPECT_EQ(f.state.search_draft, "workload_9");
+    EXPECT_EQ(f.state.search_draft.text, "workload_9");
     handle_key(f.state, Key::character('q'), context);  // typed, not quit
     handle_key(f.state, Key{KeyKind::backspace}, context);
     EXPECT_EQ(handle_key(f.state, Key{KeyKind::enter}, context), Effect::redraw);
@@ -235,4 +235,28 @@ TEST(Controller, UnverifiedProcessCannotOpenTheDialog) {
     EXPECT_EQ(f.state.modal, Modal::none);
     EXPECT_EQ(f.state.message, "Cannot terminate: stale or unverified process data.");
     EXPECT_EQ(handle_key(f.state, Key{KeyKind::interrupt}, context), Effect::quit);
+}
+
+// The one line editor behind every prompt: code points, not bytes, are taken back;
+// control characters (C0, DEL, C1) never enter the text; the time prompt is ASCII.
+TEST(LineEditorTest, EditsAcceptsCancelsAndIgnores) {
+    using tui::EditResult;
+    using tui::Key;
+    using tui::KeyKind;
+    tui::LineEditor search;
+    EXPECT_EQ(search.apply(Key::character(U'é')), EditResult::edited);
+    EXPECT_EQ(search.apply(Key::character(U'x')), EditResult::edited);
+    EXPECT_EQ(search.text, "\xc3\xa9x");
+    EXPECT_EQ(search.apply(Key{KeyKind::backspace}), EditResult::edited);
+    EXPECT_EQ(search.text, "\xc3\xa9");
+    for (char32_t control : {U'\x1b', U'\x07', U'\x7f', U'\x9b'})
+        EXPECT_EQ(search.apply(Key::character(control)), EditResult::ignored);
+    EXPECT_EQ(search.text, "\xc3\xa9");
+    EXPECT_EQ(search.apply(Key{KeyKind::enter}), EditResult::accepted);
+    EXPECT_EQ(search.apply(Key{KeyKind::escape}), EditResult::cancelled);
+    EXPECT_EQ(search.apply(Key{KeyKind::up}), EditResult::ignored);
+    tui::LineEditor time{{}, true};
+    EXPECT_EQ(time.apply(Key::character(U'é')), EditResult::ignored);
+    EXPECT_EQ(time.apply(Key::character(U'+')), EditResult::edited);
+    EXPECT_EQ(time.text, "+");
 }

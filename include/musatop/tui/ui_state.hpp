@@ -5,6 +5,8 @@
 #include <optional>
 #include <string>
 
+#include "musatop/tui/line_editor.hpp"
+
 #include "musatop/model/process_identity.hpp"
 #include "musatop/model/snapshot.hpp"
 #include "musatop/model/view_filter.hpp"
@@ -19,9 +21,9 @@ struct UiState {
     std::string login_name;          // for "u"
     bool current_user_only = false;
     bool search_editing = false;
-    std::string search_draft;
+    LineEditor search_draft;
     bool time_editing = false;  // replay: the "t" prompt
-    std::string time_draft;
+    LineEditor time_draft{{}, true};
     ReplayCommand replay_command = ReplayCommand::toggle_pause;  // for Effect::replay
     std::string replay_argument;
     bool compact = false;

@@ -3,7 +3,6 @@
 #include <array>
 
 #include "musatop/tui/cluster/cluster_screen.hpp"
-#include "musatop/util/utf8.hpp"
 
 namespace musatop::tui {
 namespace {
@@ -64,12 +63,12 @@ void keep_selected_visible(ClusterUiState& state, const cluster::ClusterSnapshot
 }
 
 ClusterEffect edit_prompt(ClusterUiState& state, const Key& key, MonoTime now) {
-    if (key.kind == KeyKind::escape) {
-        state.search_editing = state.node_editing = false;
-    } else if (key.kind == KeyKind::enter) {
-        if (state.search_editing) state.filter.search = state.draft;
+    const EditResult result = state.draft.apply(key);
+    if (result == EditResult::ignored) return ClusterEffect::none;
+    if (result == EditResult::accepted) {
+        if (state.search_editing) state.filter.search = state.draft.text;
         if (state.node_editing) {
-            auto parsed = cluster::NodeFilter::parse(state.draft);
+            auto parsed = cluster::NodeFilter::parse(state.draft.text);
             if (parsed.ok()) {
                 state.nodes = std::move(parsed.value());
                 state.selected = 0;
@@ -78,17 +77,8 @@ ClusterEffect edit_prompt(ClusterUiState& state, const Key& key, MonoTime now) {
                 show(state, parsed.error(), now);
             }
         }
-        state.search_editing = state.node_editing = false;
-    } else if (key.kind == KeyKind::backspace) {
-        auto cps = utf8::decode(state.draft);
-        if (!cps.empty()) cps.pop_back();
-        state.draft.clear();
-        for (char32_t cp : cps) utf8::append(state.draft, cp);
-    } else if (key.kind == KeyKind::character && key.ch >= 0x20 && key.ch != 0x7f) {
-        utf8::append(state.draft, key.ch);
-    } else {
-        return ClusterEffect::none;
     }
+    if (result != EditResult::edited) state.search_editing = state.node_editing = false;
     return ClusterEffect::redraw;
 }
 
@@ -142,8 +132,8 @@ ClusterEffect handle_cluster_key(ClusterUiState& state, const Key& key, const cl
         case Do::first: state.selected = 0; break;
         case Do::last: state.selected = count - 1; break;
         case Do::open: return count ? ClusterEffect::drill : ClusterEffect::none;
-        case Do::nodes: state.node_editing = true; state.draft = state.nodes.text(); break;
-        case Do::search: state.search_editing = true; state.draft = state.filter.search; break;
+        case Do::nodes: state.node_editing = true; state.draft.text = state.nodes.text(); break;
+        case Do::search: state.search_editing = true; state.draft.text = state.filter.search; break;
         case Do::sort: state.filter.sort = next_sort_field(state.filter.sort); break;
         case Do::reverse: state.filter.reverse = !state.filter.reverse; break;
         case Do::refresh: show(state, "Refresh requested.", now); return ClusterEffect::refresh;

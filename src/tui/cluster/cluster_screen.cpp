@@ -205,8 +205,8 @@ ClusterGeometry draw_cluster_screen(Canvas& canvas, const ClusterScreenInput& in
         draw_processes(canvas, g.node_top + g.node_rows, process_rows, nodes, views, state.filter);
     }
     std::string status;
-    if (state.search_editing) status = "/" + state.draft + "  [Enter apply, Esc cancel]";
-    else if (state.node_editing) status = "nodes: " + state.draft + "  [names, gpu[01-04], gpu*; Enter apply, Esc cancel]";
+    if (state.search_editing) status = "/" + state.draft.text + "  [Enter apply, Esc cancel]";
+    else if (state.node_editing) status = "nodes: " + state.draft.text + "  [names, gpu[01-04], gpu*; Enter apply, Esc cancel]";
     else if (!state.message.empty() && in.now < state.message_expires_at) status = state.message;
     canvas.put(height - 2, 0, status, kBold);
     canvas.put(height - 1, 0, cluster_footer(width >= 80));

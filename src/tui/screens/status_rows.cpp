@@ -36,9 +36,9 @@ void draw_status_rows(Canvas& canvas, const ScreenInput& in, const Layout& layou
     const UiState& state = *in.state;
     const int status_row = canvas.height() - 2;
     if (state.search_editing) {
-        canvas.put(status_row, 0, "/" + state.search_draft + "  [Enter apply, Esc cancel]", kBold);
+        canvas.put(status_row, 0, "/" + state.search_draft.text + "  [Enter apply, Esc cancel]", kBold);
     } else if (state.time_editing) {
-        canvas.put(status_row, 0, "Jump to: " + state.time_draft + "  [Enter jump, Esc cancel]", kBold);
+        canvas.put(status_row, 0, "Jump to: " + state.time_draft.text + "  [Enter jump, Esc cancel]", kBold);
     } else if (!in.unfiltered->errors.empty()) {
         std::string errors;
         for (const auto& e : in.unfiltered->errors) errors += (errors.empty() ? "" : "; ") + e;

@@ -9,6 +9,7 @@
 #include "musatop/cluster/cluster_view.hpp"
 #include "musatop/tui/canvas.hpp"
 #include "musatop/tui/keys.hpp"
+#include "musatop/tui/line_editor.hpp"
 
 namespace musatop::tui {
 
@@ -19,7 +20,7 @@ struct ClusterUiState {
     int line_offset = 0;          // first line of the node area shown
     bool search_editing = false;  // "/" prompt
     bool node_editing = false;    // "n" prompt
-    std::string draft;
+    LineEditor draft;
     bool help = false;
     int help_scroll = 0;
     std::string message;
