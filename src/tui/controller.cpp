@@ -80,7 +80,7 @@ Effect handle_modal_key(UiState& state, const Key& key, const ScreenContext& con
         if (key.is('y') || key.is('Y')) return Effect::confirm_termination;
         if (closes || key.is('n') || key.is('N')) {
             state.modal = Modal::none;
-            show_message(state, "Termination cancelled.", context.now);
+            state.message.show("Termination cancelled.", context.now);
         }
         return Effect::redraw;
     }
@@ -157,11 +157,6 @@ std::vector<std::optional<std::string>> trend_targets(const std::vector<Device>&
     return targets;
 }
 
-void show_message(UiState& state, std::string text, MonoTime now, std::chrono::steady_clock::duration shown_for) {
-    state.message = std::move(text);
-    state.message_expires_at = now + shown_for;
-}
-
 void clamp_scroll(UiState& state, const ScreenContext& context) {
     const int count = process_count(context);
     state.selection = count == 0 ? 0 : std::clamp(state.selection, 0, count - 1);
@@ -182,7 +177,7 @@ void on_new_data(UiState& state, const ScreenContext& context) {
     if (state.modal == Modal::confirm &&
         (!state.modal_process || !target_is_current(*state.modal_process, context.unfiltered))) {
         state.modal = Modal::none;
-        show_message(state, "Termination cancelled: process changed or process data is stale.", context.now);
+        state.message.show("Termination cancelled: process changed or process data is stale.", context.now);
     }
 }
 
@@ -229,13 +224,13 @@ Effect handle_key(UiState& state, const Key& key, const ScreenContext& context) 
         case Action::my_processes: state.current_user_only = !state.current_user_only; break;
         case Action::compact: state.compact = !state.compact; break;
         case Action::refresh:
-            show_message(state, "Refresh requested.", context.now);
+            state.message.show("Refresh requested.", context.now);
             return Effect::refresh;
         case Action::details:
             if (const GpuProcess* p = selected_process(state, context)) {
                 open_modal(state, Modal::details, *p);
             } else {
-                show_message(state, "No process selected.", context.now);
+                state.message.show("No process selected.", context.now);
             }
             break;
         case Action::gpu_details:
@@ -245,16 +240,16 @@ Effect handle_key(UiState& state, const Key& key, const ScreenContext& context) 
         case Action::terminate: {
             const GpuProcess* p = selected_process(state, context);
             if (!p) {
-                show_message(state, "No process selected.", context.now);
+                state.message.show("No process selected.", context.now);
             } else if (context.unfiltered && context.unfiltered->remote) {
-                show_message(state, "Remote node: read-only; SIGTERM is refused in the cluster view.", context.now);
+                state.message.show("Remote node: read-only; SIGTERM is refused in the cluster view.", context.now);
             } else if (context.unfiltered && context.unfiltered->is_demo()) {
-                show_message(state, "Demo data: termination is disabled.", context.now);
+                state.message.show("Demo data: termination is disabled.", context.now);
             } else if (context.unfiltered && context.unfiltered->replayed) {
-                show_message(state, "Replayed data: these are not live processes; termination is disabled.",
+                state.message.show("Replayed data: these are not live processes; termination is disabled.",
                              context.now);
             } else if (!target_is_current(*p, context.unfiltered)) {
-                show_message(state, "Cannot terminate: stale or unverified process data.", context.now);
+                state.message.show("Cannot terminate: stale or unverified process data.", context.now);
             } else {
                 open_modal(state, Modal::confirm, *p);
             }

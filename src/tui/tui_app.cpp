@@ -72,7 +72,7 @@ public:
         state_.compact = settings.compact;
         state_.trends_visible = settings.trends;
         choices_ = choices();
-        if (!terminal.startup_note.empty()) show_message(state_, terminal.startup_note, mono_now(), std::chrono::seconds(10));
+        if (!terminal.startup_note.empty()) state_.message.show(terminal.startup_note, mono_now(), std::chrono::seconds(10));
     }
 
     void run() {
@@ -90,7 +90,7 @@ public:
                 pass_on(now);
             }
             if (new_data || dirty) rebuild_view(now);
-            const bool message_shown = !state_.message.empty() && now < state_.message_expires_at;
+            const bool message_shown = state_.message.visible(now);
             const std::int64_t second = whole_seconds(now);
             const bool resized = terminal_.width() != drawn_width_ || terminal_.height() != drawn_height_;
             if (dirty || new_data || resized || second != drawn_second_ || message_shown != drawn_message_) {
@@ -116,7 +116,7 @@ public:
                 case Effect::refresh: sampler_.request_refresh(); break;
                 case Effect::confirm_termination: confirm_termination(); break;
                 case Effect::replay:
-                    show_message(state_, sampler_.control(state_.replay_command, state_.replay_argument), context_.now);
+                    state_.message.show(sampler_.control(state_.replay_command, state_.replay_argument), context_.now);
                     break;
                 case Effect::none:
                 case Effect::redraw: break;
@@ -139,7 +139,7 @@ private:
             const MonoTime due = frame_.completed_at + sampler_.interval() + kSampleGrace;
             if (due > now) next = next_whole_second(due);
         }
-        if (!state_.message.empty() && now < state_.message_expires_at) next = std::min(next, state_.message_expires_at);
+        if (state_.message.visible(now)) next = std::min(next, state_.message.expires_at);
         return next;
     }
 
@@ -152,7 +152,7 @@ private:
         if (const auto error = recording_failure_->take()) {
             recording_failure_.reset();
             badge_.clear();
-            show_message(state_, *error, now, std::chrono::minutes(1));
+            state_.message.show(*error, now, std::chrono::minutes(1));
         }
     }
 
@@ -203,7 +203,7 @@ private:
     void remember_choices() {
         if (!on_choices_ || choices() == choices_) return;
         choices_ = choices();
-        if (auto error = on_choices_(choices_)) show_message(state_, "Settings not saved: " + *error, mono_now());
+        if (auto error = on_choices_(choices_)) state_.message.show("Settings not saved: " + *error, mono_now());
     }
 
     void confirm_termination() {
@@ -211,7 +211,7 @@ private:
         rebuild_view(mono_now());
         if (state_.modal != Modal::confirm || !state_.modal_process) return;  // cancelled by the re-check
         state_.modal = Modal::none;
-        show_message(state_, actions::terminate_process(*state_.modal_process), mono_now());
+        state_.message.show(actions::terminate_process(*state_.modal_process), mono_now());
         sampler_.request_refresh();
     }
 

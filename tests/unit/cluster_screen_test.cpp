@@ -124,10 +124,10 @@ TEST(ClusterScreen, NodeFilterSearchSortAndRefusals) {
     handle_cluster_key(state, Key::character('n'), &cluster, 10, now);
     for (char c : std::string("x[")) handle_cluster_key(state, Key::character(static_cast<char32_t>(c)), &cluster, 10, now);
     handle_cluster_key(state, Key{KeyKind::enter}, &cluster, 10, now);
-    EXPECT_NE(state.message.find("unclosed bracket"), std::string::npos);  // a bad filter keeps the old one
+    EXPECT_NE(state.message.text.find("unclosed bracket"), std::string::npos);  // a bad filter keeps the old one
     EXPECT_EQ(shown_nodes(cluster, state).size(), 2u);
     handle_cluster_key(state, Key::character('k'), &cluster, 10, now);
-    EXPECT_EQ(state.message, "Remote processes are read-only: SIGTERM is refused in the cluster view.");
+    EXPECT_EQ(state.message.text, "Remote processes are read-only: SIGTERM is refused in the cluster view.");
     handle_cluster_key(state, Key::character('s'), &cluster, 10, now);
     EXPECT_EQ(state.filter.sort, SortField::cpu);
     EXPECT_EQ(handle_cluster_key(state, Key{KeyKind::enter}, &cluster, 10, now), ClusterEffect::drill);

@@ -100,7 +100,7 @@ TEST(KeyTable, EveryActionChangesSomethingOrHasAnEffect) {
                                  state.filter.reverse != before.filter.reverse ||
                                  state.current_user_only != before.current_user_only ||
                                  state.compact != before.compact || state.trends_visible != before.trends_visible ||
-                                 state.trend_target != before.trend_target || !state.message.empty();
+                                 state.trend_target != before.trend_target || !state.message.text.empty();
             changed = changed || state.time_editing || effect == Effect::replay;
             EXPECT_TRUE(changed || effect == Effect::quit || effect == Effect::refresh || effect == Effect::redraw)
                 << entry.keys;

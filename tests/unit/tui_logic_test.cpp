@@ -201,7 +201,7 @@ TEST(Controller, TerminationDialogKeepsItsTargetAndDefaultsToNo) {
     EXPECT_EQ(f.state.modal_process->pid, 1000);
     handle_key(f.state, Key{KeyKind::enter}, context);
     EXPECT_EQ(f.state.modal, Modal::none);
-    EXPECT_EQ(f.state.message, "Termination cancelled.");
+    EXPECT_EQ(f.state.message.text, "Termination cancelled.");
 }
 
 TEST(Controller, DialogClosesWhenTheTargetChanges) {
@@ -222,7 +222,7 @@ TEST(Controller, DialogClosesWhenTheTargetChanges) {
         context = context_of(f);
         on_new_data(f.state, context);
         EXPECT_EQ(f.state.modal, Modal::none) << mutation;
-        EXPECT_EQ(f.state.message, "Termination cancelled: process changed or process data is stale.") << mutation;
+        EXPECT_EQ(f.state.message.text, "Termination cancelled: process changed or process data is stale.") << mutation;
     }
 }
 
@@ -233,7 +233,7 @@ TEST(Controller, UnverifiedProcessCannotOpenTheDialog) {
     auto context = context_of(f);
     handle_key(f.state, Key::character('k'), context);
     EXPECT_EQ(f.state.modal, Modal::none);
-    EXPECT_EQ(f.state.message, "Cannot terminate: stale or unverified process data.");
+    EXPECT_EQ(f.state.message.text, "Cannot terminate: stale or unverified process data.");
     EXPECT_EQ(handle_key(f.state, Key{KeyKind::interrupt}, context), Effect::quit);
 }
 

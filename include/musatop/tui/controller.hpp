@@ -42,8 +42,6 @@ inline constexpr std::chrono::milliseconds kDoubleClick{400};
 
 inline constexpr std::chrono::seconds kMessageDuration{3};
 
-void show_message(UiState& state, std::string text, MonoTime now,
-                  std::chrono::steady_clock::duration shown_for = kMessageDuration);
 
 Effect handle_key(UiState& state, const Key& key, const ScreenContext& context);
 

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "musatop/tui/line_editor.hpp"
+#include "musatop/tui/status_message.hpp"
 
 #include "musatop/model/process_identity.hpp"
 #include "musatop/model/snapshot.hpp"
@@ -43,8 +44,7 @@ struct UiState {
     // The last left press on a process row, for double-clicks.
     int last_click_index = -1;
     MonoTime last_click_at{};
-    std::string message;
-    MonoTime message_expires_at{};
+    StatusMessage message;
 };
 
 // The filter in force: command-line filters, the search text and "u".

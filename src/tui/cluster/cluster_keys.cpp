@@ -44,11 +44,6 @@ constexpr std::array<ClusterKey, 15> kKeys = {{
 
 bool same(const Key& a, const Key& b) { return a.kind == b.kind && (a.kind != KeyKind::character || a.ch == b.ch); }
 
-void show(ClusterUiState& state, std::string text, MonoTime now) {
-    state.message = std::move(text);
-    state.message_expires_at = now + std::chrono::seconds(3);
-}
-
 // The first line of the selected node inside the node area.
 void keep_selected_visible(ClusterUiState& state, const cluster::ClusterSnapshot* cluster, int page) {
     if (!cluster) return;
@@ -74,7 +69,7 @@ ClusterEffect edit_prompt(ClusterUiState& state, const Key& key, MonoTime now) {
                 state.selected = 0;
                 state.line_offset = 0;
             } else {
-                show(state, parsed.error(), now);
+                state.message.show(parsed.error(), now);
             }
         }
     }
@@ -136,8 +131,8 @@ ClusterEffect handle_cluster_key(ClusterUiState& state, const Key& key, const cl
         case Do::search: state.search_editing = true; state.draft.text = state.filter.search; break;
         case Do::sort: state.filter.sort = next_sort_field(state.filter.sort); break;
         case Do::reverse: state.filter.reverse = !state.filter.reverse; break;
-        case Do::refresh: show(state, "Refresh requested.", now); return ClusterEffect::refresh;
-        case Do::kill: show(state, "Remote processes are read-only: SIGTERM is refused in the cluster view.", now); break;
+        case Do::refresh: state.message.show("Refresh requested.", now); return ClusterEffect::refresh;
+        case Do::kill: state.message.show("Remote processes are read-only: SIGTERM is refused in the cluster view.", now); break;
     }
     keep_selected_visible(state, cluster, page);
     return ClusterEffect::redraw;

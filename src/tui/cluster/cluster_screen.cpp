@@ -207,7 +207,7 @@ ClusterGeometry draw_cluster_screen(Canvas& canvas, const ClusterScreenInput& in
     std::string status;
     if (state.search_editing) status = "/" + state.draft.text + "  [Enter apply, Esc cancel]";
     else if (state.node_editing) status = "nodes: " + state.draft.text + "  [names, gpu[01-04], gpu*; Enter apply, Esc cancel]";
-    else if (!state.message.empty() && in.now < state.message_expires_at) status = state.message;
+    else if (state.message.visible(in.now)) status = state.message.text;
     canvas.put(height - 2, 0, status, kBold);
     canvas.put(height - 1, 0, cluster_footer(width >= 80));
     return g;

@@ -43,8 +43,8 @@ void draw_status_rows(Canvas& canvas, const ScreenInput& in, const Layout& layou
         std::string errors;
         for (const auto& e : in.unfiltered->errors) errors += (errors.empty() ? "" : "; ") + e;
         canvas.put(status_row, 0, errors, Style{Color::none, 0, true});
-    } else if (!state.message.empty() && in.now < state.message_expires_at) {
-        canvas.put(status_row, 0, state.message);
+    } else if (state.message.visible(in.now)) {
+        canvas.put(status_row, 0, state.message.text);
     } else {
         canvas.put(status_row, 0, note_text(*in.unfiltered, *in.view), kDim);
     }

@@ -10,6 +10,7 @@
 #include "musatop/tui/canvas.hpp"
 #include "musatop/tui/keys.hpp"
 #include "musatop/tui/line_editor.hpp"
+#include "musatop/tui/status_message.hpp"
 
 namespace musatop::tui {
 
@@ -23,8 +24,7 @@ struct ClusterUiState {
     LineEditor draft;
     bool help = false;
     int help_scroll = 0;
-    std::string message;
-    MonoTime message_expires_at{};
+    StatusMessage message;
 };
 
 struct ClusterScreenInput {
