@@ -115,7 +115,7 @@ void write_cluster_json(std::ostream& out, const ClusterSnapshot& cluster, const
     w.Key("sampled_at");
     time_value(w, cluster.sampled_at);
     w.Key("source");
-    text(w, cluster.source);
+    text(w, origin_name(cluster.source));
     w.Key("nodes");
     w.StartArray();
     std::vector<std::string> errors = cluster.errors;

@@ -77,7 +77,7 @@ void ClusterTracker::record(std::size_t index, FetchOutcome& outcome, WallTime n
     settle(node);
 }
 
-ClusterSnapshot ClusterTracker::view(WallTime now, const std::string& source) const {
+ClusterSnapshot ClusterTracker::view(WallTime now, ClusterOrigin source) const {
     ClusterSnapshot cluster;
     cluster.sampled_at = now;
     cluster.source = source;

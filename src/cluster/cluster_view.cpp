@@ -19,6 +19,10 @@ const char* to_string(NodeState state) {
     return "error";
 }
 
+const char* origin_name(ClusterOrigin origin) {
+    return origin == ClusterOrigin::prometheus ? "prometheus" : "direct";
+}
+
 bool ClusterSnapshot::all_ok() const {
     return errors.empty() && std::all_of(nodes.begin(), nodes.end(), [](const NodeView& n) { return n.state == NodeState::ok; });
 }

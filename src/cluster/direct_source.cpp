@@ -49,7 +49,7 @@ ClusterSnapshot DirectSource::round(MonoTime until, int cancel_fd) {
     client_->round(until, cancel_fd, [this](std::size_t index, net::ClientOutcome& outcome) {
         tracker_.record(index, outcome, wall_now());
     });
-    return tracker_.view(wall_now(), "direct");
+    return tracker_.view(wall_now(), ClusterOrigin::direct);
 }
 
 }  // namespace musatop::cluster

@@ -107,7 +107,7 @@ ClusterSnapshot PrometheusSource::round(MonoTime until, int cancel_fd) {
     // Prometheus itself failed: the last view, every node stale, and the reason.
     ClusterSnapshot stale = last_.value_or(ClusterSnapshot{});
     stale.sampled_at = now;
-    stale.source = "prometheus";
+    stale.source = ClusterOrigin::prometheus;
     for (auto& node : stale.nodes)
         if (node.state == NodeState::ok) {
             node.state = NodeState::stale;

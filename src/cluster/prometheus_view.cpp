@@ -264,7 +264,7 @@ Result<ClusterSnapshot> cluster_from_prometheus(std::string_view answer, WallTim
     std::sort(order.begin(), order.end());
     ClusterSnapshot cluster;
     cluster.sampled_at = now;
-    cluster.source = "prometheus";
+    cluster.source = ClusterOrigin::prometheus;
     bool processes = false;
     for (const auto& address : order) {
         processes = processes || instances[address].has_process_series;

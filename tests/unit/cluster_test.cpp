@@ -322,7 +322,7 @@ TEST(PrometheusView, InstancesFromOneAnswer) {
     const auto cluster = cluster_from_prometheus(answer, now, Seconds(1), {{"a:9499", "connection refused"}});
     ASSERT_TRUE(cluster.ok()) << cluster.error();
     ASSERT_EQ(cluster->nodes.size(), 3u);  // ordered by instance
-    EXPECT_EQ(cluster->source, "prometheus");
+    EXPECT_EQ(cluster->source, ClusterOrigin::prometheus);
     EXPECT_EQ(cluster->nodes[0].state, NodeState::unreachable);
     EXPECT_EQ(cluster->nodes[0].error, "Prometheus cannot scrape it: connection refused");
     const NodeView& b = cluster->nodes[1];

@@ -25,7 +25,7 @@ public:
     // that cannot be used has its ETag cleared, so the next request is whole.
     void record(std::size_t node, FetchOutcome& outcome, WallTime now);
     void record(std::size_t node, FetchOutcome&& outcome, WallTime now) { record(node, outcome, now); }
-    ClusterSnapshot view(WallTime now, const std::string& source = "direct") const;
+    ClusterSnapshot view(WallTime now, ClusterOrigin source = ClusterOrigin::direct) const;
     std::size_t size() const { return nodes_.size(); }
 
 private:

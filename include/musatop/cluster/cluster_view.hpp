@@ -31,9 +31,13 @@ struct NodeView {
     std::shared_ptr<const Snapshot> snapshot;  // last good; null until one arrived
 };
 
+// Where a cluster view comes from: the nodes asked directly, or Prometheus.
+enum class ClusterOrigin { direct, prometheus };
+const char* origin_name(ClusterOrigin origin);  // "direct", "prometheus": the cluster JSON's "source"
+
 struct ClusterSnapshot {
     WallTime sampled_at{};
-    std::string source = "direct";  // or "prometheus"
+    ClusterOrigin source = ClusterOrigin::direct;
     std::vector<NodeView> nodes;
     std::optional<std::string> note;  // e.g. why processes are missing (Prometheus)
     std::vector<std::string> errors;  // of the source itself (Prometheus cannot be asked)
