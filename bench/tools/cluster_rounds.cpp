@@ -44,7 +44,7 @@ int conditional_share(const char* list, double interval, double run_for) {
         while (std::chrono::steady_clock::now() < end) {
             const auto next = std::chrono::steady_clock::now() +
                               std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::duration<double>(interval));
-            client->round(next, -1, [&](std::size_t, net::ClientOutcome& outcome) {
+            client->round(next, CancelToken{}, [&](std::size_t, net::ClientOutcome& outcome) {
                 ++answers;
                 not_modified += outcome.http_status == 304;
                 bytes += outcome.body.size();

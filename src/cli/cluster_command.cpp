@@ -141,7 +141,7 @@ int run_prometheus(const Options& options, const cluster::NodeFilter& filter, bo
     }
     const auto until = mono_now() + to_duration(settings.timeout + Seconds(0.25));
     if (!options.json) source->set_scope(cluster::RoundScope{true, std::nullopt});  // --once draws a few values
-    auto view = source->round(until, -1);
+    auto view = source->round(until, CancelToken{});
     if (!view.note) view.note = "data as of the last scrape; refresh is bounded by the scrape interval";
     return print_once(options, cluster::filtered(view, filter));
 }
@@ -175,7 +175,7 @@ int run_cluster(const Options& options, bool interactive) {
         if (interactive) return run_cluster_screen(options, std::move(source), filter.value());
         // One round: every node answers, fails or times out within the timeout.
         const auto until = mono_now() + to_duration(settings.timeout + Seconds(0.25));
-        return print_once(options, cluster::filtered(source->round(until, -1), filter.value()));
+        return print_once(options, cluster::filtered(source->round(until, CancelToken{}), filter.value()));
     } catch (const UsageProblem& problem) {
         std::cerr << "musatop: error: " << sanitize(problem.message) << "\n";
         return 2;

@@ -45,8 +45,8 @@ std::vector<std::string> displays(const std::vector<NodeAddress>& nodes) {
 DirectSource::DirectSource(const std::vector<NodeAddress>& nodes, const FetchSettings& settings, Seconds stale_after)
     : client_(make_node_client(nodes, settings)), tracker_(displays(nodes), stale_after) {}
 
-ClusterSnapshot DirectSource::round(MonoTime until, int cancel_fd) {
-    client_->round(until, cancel_fd, [this](std::size_t index, net::ClientOutcome& outcome) {
+ClusterSnapshot DirectSource::round(MonoTime until, CancelToken cancel) {
+    client_->round(until, cancel, [this](std::size_t index, net::ClientOutcome& outcome) {
         tracker_.record(index, outcome, wall_now());
     });
     return tracker_.view(wall_now(), ClusterOrigin::direct);

@@ -38,7 +38,7 @@ PrometheusSource::PrometheusSource(PrometheusSettings settings, net::Route route
     : settings_(std::move(settings)), shown_(shown_url(settings_.url)), client_({std::move(route)}, client_settings(settings_)) {}
 
 PrometheusSource::Answer PrometheusSource::request(const std::string& path, const std::string& form, MonoTime until,
-                                                   int cancel_fd) {
+                                                   CancelToken cancel) {
     net::Request request;
     request.target = settings_.url.path + path;
     request.headers = {{"User-Agent", "musatop-cluster"}, {"Accept", "application/json"}};
@@ -54,7 +54,7 @@ PrometheusSource::Answer PrometheusSource::request(const std::string& path, cons
     client_.set_request(0, request);
     Answer answer;
     answer.failure = "cancelled";
-    client_.round(until, cancel_fd, [&](std::size_t, net::ClientOutcome& outcome) {
+    client_.round(until, cancel, [&](std::size_t, net::ClientOutcome& outcome) {
         answer.failure = outcome.answered ? std::string() : outcome.failure;
         answer.status = outcome.http_status;
         answer.body = std::move(outcome.body);
@@ -66,9 +66,9 @@ PrometheusSource::Answer PrometheusSource::request(const std::string& path, cons
     return answer;
 }
 
-ClusterSnapshot PrometheusSource::round(MonoTime until, int cancel_fd) {
+ClusterSnapshot PrometheusSource::round(MonoTime until, CancelToken cancel) {
     const auto read_targets = [&] {
-        const Answer targets = request("/api/v1/targets?state=active", "", until, cancel_fd);
+        const Answer targets = request("/api/v1/targets?state=active", "", until, cancel);
         if (targets.status == 200) {
             TargetsInfo info = parse_targets(targets.body, settings_.job);
             if (info.scrape_interval) scrape_interval_ = *info.scrape_interval;
@@ -80,7 +80,7 @@ ClusterSnapshot PrometheusSource::round(MonoTime until, int cancel_fd) {
     std::map<std::string, std::string> last_errors;
     if (!targets_read_) last_errors = read_targets();
     const std::string form = "query=" + net::form_encode(cluster_query(settings_.job, scope_));
-    const Answer answer = request("/api/v1/query", form, until, cancel_fd);
+    const Answer answer = request("/api/v1/query", form, until, cancel);
     const WallTime now = wall_now();
     std::string failure = answer.failure;
     if (failure.empty() && answer.status != 200) failure = "HTTP status " + std::to_string(answer.status);

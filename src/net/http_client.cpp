@@ -71,7 +71,8 @@ void HttpClient::abandon(std::size_t index) { state_->channels.at(index).abandon
 
 std::size_t HttpClient::in_flight() const { return state_->busy; }
 
-void HttpClient::round(MonoTime until, int cancel_fd, const Done& done) {
+void HttpClient::round(MonoTime until, CancelToken cancel, const Done& done) {
+    const int cancel_fd = cancel.fd();
     State& st = *state_;
     const MonoTime begun = mono_now();
     for (auto& channel : st.channels)

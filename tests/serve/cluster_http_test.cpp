@@ -47,7 +47,7 @@ TEST(ClusterHttp, ChunksReconnectsAndEveryAddressOfAName) {
     const auto fetcher = make_node_client(nodes.value(), FetchSettings{});
     for (int round = 1; round <= 3; ++round) {
         std::vector<FetchOutcome> outcomes(2);
-        fetcher->round(std::chrono::steady_clock::now() + 10s, -1, [&](std::size_t node, FetchOutcome& outcome) {
+        fetcher->round(std::chrono::steady_clock::now() + 10s, musatop::CancelToken{}, [&](std::size_t node, FetchOutcome& outcome) {
             outcomes.at(node) = outcome;
             outcome.etag.clear();  // every round whole: the agent's frame may not change between them
         });
@@ -81,7 +81,7 @@ TEST(ClusterHttp, AnUnresolvableNameIsNamedAndTheOthersAnswer) {
     settings.timeout = musatop::Seconds(3);
     const auto fetcher = make_node_client(nodes.value(), settings);
     std::vector<FetchOutcome> outcomes(2);
-    fetcher->round(std::chrono::steady_clock::now() + 10s, -1,
+    fetcher->round(std::chrono::steady_clock::now() + 10s, musatop::CancelToken{},
                    [&](std::size_t node, FetchOutcome& outcome) { outcomes.at(node) = outcome; });
     EXPECT_TRUE(outcomes[0].answered) << outcomes[0].failure;
     EXPECT_FALSE(outcomes[1].answered);

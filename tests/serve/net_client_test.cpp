@@ -64,7 +64,7 @@ TEST_P(NodeSchemes, RoundsAreConditionalAndKeepTheDocument) {
     const auto client = make_node_client(nodes.value(), settings_for(agent));
     std::vector<FetchOutcome> seen;
     for (int round = 0; round < 3; ++round)
-        client->round(std::chrono::steady_clock::now() + 5s, -1,
+        client->round(std::chrono::steady_clock::now() + 5s, musatop::CancelToken{},
                       [&](std::size_t, FetchOutcome& outcome) { seen.push_back(outcome); });
     ASSERT_EQ(seen.size(), 3u);
     EXPECT_EQ(seen[0].http_status, 200) << seen[0].failure;
@@ -77,8 +77,8 @@ TEST_P(NodeSchemes, RoundsAreConditionalAndKeepTheDocument) {
 
     // The source keeps the node's document across 304s: the very same snapshot.
     DirectSource source(nodes.value(), settings_for(agent), musatop::Seconds(10));
-    const auto first = source.round(std::chrono::steady_clock::now() + 5s, -1);
-    const auto second = source.round(std::chrono::steady_clock::now() + 5s, -1);
+    const auto first = source.round(std::chrono::steady_clock::now() + 5s, musatop::CancelToken{});
+    const auto second = source.round(std::chrono::steady_clock::now() + 5s, musatop::CancelToken{});
     ASSERT_EQ(first.nodes.at(0).state, NodeState::ok) << first.nodes[0].error.value_or("");
     EXPECT_EQ(second.nodes.at(0).state, NodeState::ok) << second.nodes[0].error.value_or("");
     EXPECT_EQ(first.nodes[0].snapshot, second.nodes[0].snapshot);
@@ -96,7 +96,7 @@ TEST_P(NodeSchemes, DeadAndSilentNodesNeverDelayTheOthers) {
     std::vector<FetchOutcome> outcomes(3);
     std::vector<double> finished_after(3);
     const auto begun = std::chrono::steady_clock::now();
-    client->round(begun + 5s, -1, [&](std::size_t node, FetchOutcome& outcome) {
+    client->round(begun + 5s, musatop::CancelToken{}, [&](std::size_t node, FetchOutcome& outcome) {
         outcomes.at(node) = outcome;
         finished_after.at(node) = std::chrono::duration<double>(std::chrono::steady_clock::now() - begun).count();
     });

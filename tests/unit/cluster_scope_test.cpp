@@ -8,7 +8,7 @@
 
 #include <mutex>
 
-#include "musatop/cluster/cluster_feed.hpp"
+#include "musatop/cluster/cluster_sampler.hpp"
 #include "musatop/cluster/prometheus_source.hpp"
 
 using namespace musatop;
@@ -69,7 +69,7 @@ namespace {
 // A source that remembers the scope of each round.
 class ScopeRecorder final : public ClusterSource {
 public:
-    ClusterSnapshot round(MonoTime, int) override {
+    ClusterSnapshot round(MonoTime, CancelToken) override {
         std::lock_guard lock(mutex_);
         rounds_.push_back(scope_);
         return ClusterSnapshot{};
@@ -117,7 +117,7 @@ namespace {
 // One node, one GPU, its utilization going up by 10 points a round.
 class RisingNode final : public ClusterSource {
 public:
-    ClusterSnapshot round(MonoTime, int) override {
+    ClusterSnapshot round(MonoTime, CancelToken) override {
         auto snapshot = std::make_shared<Snapshot>();
         Device gpu;
         gpu.uuid = "gpu-0";

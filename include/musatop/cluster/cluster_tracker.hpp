@@ -7,14 +7,11 @@
 #include <vector>
 
 #include "musatop/cluster/cluster_view.hpp"
-#include "musatop/net/http_client.hpp"
+#include "musatop/cluster/fetch_outcome.hpp"
 #include "musatop/output/json_input.hpp"
 #include "musatop/util/clock.hpp"
 
 namespace musatop::cluster {
-
-// One request's result, as the net layer's client reports it.
-using FetchOutcome = net::ClientOutcome;
 
 class ClusterTracker {
 public:

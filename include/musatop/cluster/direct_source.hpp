@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "musatop/cluster/cluster_feed.hpp"
+#include "musatop/cluster/cluster_sampler.hpp"
 #include "musatop/cluster/cluster_tracker.hpp"
 #include "musatop/cluster/node_list.hpp"
 #include "musatop/net/http_client.hpp"
@@ -34,7 +34,7 @@ std::unique_ptr<net::HttpClient> make_node_client(const std::vector<NodeAddress>
 class DirectSource final : public ClusterSource {
 public:
     DirectSource(const std::vector<NodeAddress>& nodes, const FetchSettings& settings, Seconds stale_after);
-    ClusterSnapshot round(MonoTime until, int cancel_fd) override;
+    ClusterSnapshot round(MonoTime until, CancelToken cancel) override;
 
 private:
     std::unique_ptr<net::HttpClient> client_;

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "musatop/cluster/cluster_feed.hpp"
+#include "musatop/cluster/cluster_sampler.hpp"
 #include "musatop/net/endpoint.hpp"
 #include "musatop/net/http_client.hpp"
 #include "musatop/util/result.hpp"
@@ -48,7 +48,7 @@ public:
     // Through the proxy the environment names for the URL (http_proxy,
     // https_proxy, no_proxy); an error names a malformed variable.
     static Result<std::unique_ptr<PrometheusSource>> make(PrometheusSettings settings);
-    ClusterSnapshot round(MonoTime until, int cancel_fd) override;
+    ClusterSnapshot round(MonoTime until, CancelToken cancel) override;
     void set_scope(const RoundScope& scope) override { scope_ = scope; }
     Seconds scrape_interval() const { return scrape_interval_; }
 
@@ -59,7 +59,7 @@ private:
         std::string failure;
     };
     PrometheusSource(PrometheusSettings settings, net::Route route);
-    Answer request(const std::string& path, const std::string& form, MonoTime until, int cancel_fd);
+    Answer request(const std::string& path, const std::string& form, MonoTime until, CancelToken cancel);
 
     PrometheusSettings settings_;
     std::string shown_;  // the URL in messages

@@ -15,6 +15,7 @@
 
 #include "musatop/net/endpoint.hpp"
 #include "musatop/net/http_request.hpp"
+#include "musatop/util/cancel.hpp"
 #include "musatop/util/clock.hpp"
 
 namespace musatop::net {
@@ -65,11 +66,11 @@ public:
     // What channel `index` sends from its next start on (a request out is unchanged).
     void set_request(std::size_t index, const Request& request);
     // Starts a request on every channel without one out, then waits until all that
-    // are out have finished, `until` passes, or `cancel_fd` becomes readable. Each
+    // are out have finished, `until` passes, or `cancel` is requested. Each
     // finished request goes to `done` (channel, outcome) as it finishes, so a
     // thousand answers are never held at once. The outcome is lent: its body's
     // buffer is kept for the channel's next answer.
-    void round(MonoTime until, int cancel_fd, const Done& done);
+    void round(MonoTime until, CancelToken cancel, const Done& done);
     // Gives up channel `index`'s request if one is out: its connection is closed
     // and no outcome is reported (a caller that asks one thing at a time).
     void abandon(std::size_t index);

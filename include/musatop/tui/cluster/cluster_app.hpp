@@ -2,7 +2,7 @@
 // one node's own screen (Enter) and back (Esc).
 #pragma once
 
-#include "musatop/cluster/cluster_feed.hpp"
+#include "musatop/cluster/cluster_sampler.hpp"
 #include "musatop/tui/cluster/cluster_screen.hpp"
 #include "musatop/tui/tui_app.hpp"
 

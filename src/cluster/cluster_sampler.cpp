@@ -1,6 +1,5 @@
-#include "musatop/cluster/cluster_feed.hpp"
+#include "musatop/cluster/cluster_sampler.hpp"
 
-#include <fcntl.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
 
@@ -9,13 +8,7 @@
 namespace musatop::cluster {
 
 ClusterSampler::ClusterSampler(std::unique_ptr<ClusterSource> source, Seconds interval)
-    : source_(std::move(source)), interval_(interval), published_fd_(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) {
-    int fds[2] = {-1, -1};
-    if (::pipe2(fds, O_CLOEXEC | O_NONBLOCK) == 0) {
-        cancel_read_ = UniqueFd(fds[0]);
-        cancel_write_ = UniqueFd(fds[1]);
-    }
-}
+    : source_(std::move(source)), interval_(interval), published_fd_(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) {}
 
 ClusterSampler::~ClusterSampler() {
     {
@@ -23,7 +16,7 @@ ClusterSampler::~ClusterSampler() {
         stop_ = true;
     }
     wake_.notify_all();
-    [[maybe_unused]] const ssize_t n = ::write(cancel_write_.get(), "x", 1);
+    canceller_.cancel();
     if (thread_.joinable()) thread_.join();
 }
 
@@ -105,7 +98,7 @@ void ClusterSampler::run() {
             source_->set_scope(RoundScope{true, focus_});  // the screen's sampler: what it draws
         }
         auto cluster = std::make_shared<const ClusterSnapshot>(source_->round(started + to_duration(interval_),
-                                                                              cancel_read_.get()));
+                                                                              canceller_.token()));
         record_histories(*cluster, mono_now());
         {
             std::lock_guard lock(mutex_);

@@ -14,6 +14,7 @@
 #include "musatop/cluster/cluster_view.hpp"
 #include "musatop/model/history.hpp"
 #include "musatop/sampler/frame.hpp"
+#include "musatop/util/cancel.hpp"
 #include "musatop/util/unique_fd.hpp"
 
 namespace musatop::cluster {
@@ -26,11 +27,11 @@ struct RoundScope {
     std::optional<std::string> focus;  // plus every value of this node (the drill-down)
 };
 
-// One round of the whole cluster; returns early when `cancel_fd` is readable.
+// One round of the whole cluster; returns early when `cancel` is requested.
 class ClusterSource {
 public:
     virtual ~ClusterSource() = default;
-    virtual ClusterSnapshot round(MonoTime until, int cancel_fd) = 0;
+    virtual ClusterSnapshot round(MonoTime until, CancelToken cancel) = 0;
     virtual void set_scope(const RoundScope& /*scope*/) {}
 };
 
@@ -65,7 +66,7 @@ private:
     std::unique_ptr<ClusterSource> source_;
     Seconds interval_;
     UniqueFd published_fd_;
-    UniqueFd cancel_read_, cancel_write_;
+    Canceller canceller_;  // a round in progress ends at once when the sampler stops
     mutable std::mutex mutex_;
     std::condition_variable wake_;
     bool stop_ = false;
