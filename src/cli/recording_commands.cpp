@@ -152,8 +152,8 @@ int run_replay(const Options& options) {
         player.start();
         // A replay has no choices of its own to remember.
         tui::TuiSettings settings = screen_settings(options, std::nullopt);
-        if (o.at) player.control(ReplayCommand::jump, *o.at);
-        return tui::run_screen(settings, player);
+        if (o.at) player.control(replay::ReplayCommand::jump, *o.at);
+        return tui::run_screen(settings, player, &player);
     }
     auto snapshot = frames.load(index);
     if (!snapshot.ok()) {

@@ -51,7 +51,7 @@ Effect handle_time_key(UiState& state, const Key& key) {
     switch (state.time_draft.apply(key)) {
         case EditResult::accepted:
             state.time_editing = false;
-            state.replay_command = ReplayCommand::jump;
+            state.replay_command = replay::ReplayCommand::jump;
             state.replay_argument = state.time_draft.text;
             return Effect::replay;
         case EditResult::cancelled: state.time_editing = false; return Effect::redraw;
@@ -61,7 +61,7 @@ Effect handle_time_key(UiState& state, const Key& key) {
     return Effect::none;
 }
 
-Effect replay(UiState& state, ReplayCommand command) {
+Effect replay(UiState& state, replay::ReplayCommand command) {
     state.replay_command = command;
     state.replay_argument.clear();
     return Effect::replay;
@@ -210,13 +210,13 @@ Effect handle_key(UiState& state, const Key& key, const ScreenContext& context) 
             state.search_editing = true;
             state.search_draft.text = state.filter.search;
             break;
-        case Action::replay_pause: return replay(state, ReplayCommand::toggle_pause);
-        case Action::replay_back: return replay(state, ReplayCommand::step_back);
-        case Action::replay_forward: return replay(state, ReplayCommand::step_forward);
-        case Action::replay_slower: return replay(state, ReplayCommand::slower);
-        case Action::replay_faster: return replay(state, ReplayCommand::faster);
-        case Action::replay_start: return replay(state, ReplayCommand::to_start);
-        case Action::replay_end: return replay(state, ReplayCommand::to_end);
+        case Action::replay_pause: return replay(state, replay::ReplayCommand::toggle_pause);
+        case Action::replay_back: return replay(state, replay::ReplayCommand::step_back);
+        case Action::replay_forward: return replay(state, replay::ReplayCommand::step_forward);
+        case Action::replay_slower: return replay(state, replay::ReplayCommand::slower);
+        case Action::replay_faster: return replay(state, replay::ReplayCommand::faster);
+        case Action::replay_start: return replay(state, replay::ReplayCommand::to_start);
+        case Action::replay_end: return replay(state, replay::ReplayCommand::to_end);
         case Action::replay_jump:
             state.time_editing = true;
             state.time_draft.text.clear();

@@ -59,8 +59,9 @@ constexpr auto kSampleGrace = 250ms;
 class TuiLoop {
 public:
     TuiLoop(const TuiSettings& settings, FrameFeed& feed, CursesTerminal& terminal,
-            std::shared_ptr<RecordingFailure> recording_failure = nullptr)
-        : sampler_(feed),
+            replay::ReplayControl* replay = nullptr, std::shared_ptr<RecordingFailure> recording_failure = nullptr)
+        : feed_(feed),
+          replay_(replay),
           terminal_(terminal),
           ascii_(settings.ascii || !locale_is_utf8()),
           recording_failure_(std::move(recording_failure)),
@@ -84,9 +85,9 @@ public:
                 dirty = true;
             }
             const MonoTime now = mono_now();
-            const bool new_data = sampler_.revision() != frame_.revision;
+            const bool new_data = feed_.revision() != frame_.revision;
             if (new_data) {
-                frame_ = sampler_.latest();
+                frame_ = feed_.latest();
                 pass_on(now);
             }
             if (new_data || dirty) rebuild_view(now);
@@ -113,10 +114,10 @@ public:
                 return;
             switch (handle_key(state_, *key, context_)) {
                 case Effect::quit: return;
-                case Effect::refresh: sampler_.request_refresh(); break;
+                case Effect::refresh: feed_.request_refresh(); break;
                 case Effect::confirm_termination: confirm_termination(); break;
                 case Effect::replay:
-                    state_.message.show(sampler_.control(state_.replay_command, state_.replay_argument), context_.now);
+                    state_.message.show(replay_ ? replay_->control(state_.replay_command, state_.replay_argument) : std::string("Not a replay."), context_.now);
                     break;
                 case Effect::none:
                 case Effect::redraw: break;
@@ -135,15 +136,15 @@ private:
     // Only when samples stop (a hung GMI) does the timer move the trends alone.
     MonoTime next_change(MonoTime now) const {
         MonoTime next = next_whole_second(now);
-        if (sampler_.interval() <= 1s && frame_.snapshot && !sampler_.is_replay()) {
-            const MonoTime due = frame_.completed_at + sampler_.interval() + kSampleGrace;
+        if (feed_.interval() <= 1s && frame_.snapshot && !(replay_ != nullptr)) {
+            const MonoTime due = frame_.completed_at + feed_.interval() + kSampleGrace;
             if (due > now) next = next_whole_second(due);
         }
         if (state_.message.visible(now)) next = std::min(next, state_.message.expires_at);
         return next;
     }
 
-    void wait_for_event(MonoTime until) { wait_for_key_or_publication(sampler_.publication_fd(), until); }
+    void wait_for_event(MonoTime until) { wait_for_key_or_publication(feed_.publication_fd(), until); }
 
     // `--record` runs on the sampler's thread; its failure ends the recording,
     // not the screen, and is said here.
@@ -163,7 +164,7 @@ private:
         context_.processes = view_.processes;
         context_.devices = view_.devices;
         context_.now = now;
-        context_.replay = sampler_.is_replay();
+        context_.replay = (replay_ != nullptr);
         on_new_data(state_, context_);
         clamp_scroll(state_, context_);
     }
@@ -175,12 +176,12 @@ private:
         input.view = frame_.snapshot ? &view_ : nullptr;
         input.history = frame_.history.get();
         input.state = &state_;
-        input.now_second = sampler_.trend_second(now);
+        input.now_second = feed_.trend_second(now);
         input.now = now;
         input.ascii = ascii_;
         input.title = std::string("musatop ") + kVersion;
-        input.badge = badge_.empty() ? sampler_.status_badge() : badge_;
-        input.replay = sampler_.is_replay();
+        input.badge = badge_.empty() ? feed_.status_badge() : badge_;
+        input.replay = (replay_ != nullptr);
         const ScreenGeometry geometry = draw_screen(canvas, input);
         state_.device_offset = geometry.device_offset;
         state_.modal_scroll = geometry.modal_scroll;
@@ -207,15 +208,16 @@ private:
     }
 
     void confirm_termination() {
-        frame_ = sampler_.latest();
+        frame_ = feed_.latest();
         rebuild_view(mono_now());
         if (state_.modal != Modal::confirm || !state_.modal_process) return;  // cancelled by the re-check
         state_.modal = Modal::none;
         state_.message.show(actions::terminate_process(*state_.modal_process), mono_now());
-        sampler_.request_refresh();
+        feed_.request_refresh();
     }
 
-    FrameFeed& sampler_;  // the live sampler or a replay
+    FrameFeed& feed_;  // the live sampler or a replay
+    replay::ReplayControl* replay_;  // a replay's keys; null for live data
     CursesTerminal& terminal_;
     bool ascii_;
     std::shared_ptr<RecordingFailure> recording_failure_;
@@ -277,16 +279,16 @@ int run_on_terminal(bool color, bool mouse, const std::function<void(CursesTermi
     return by_signal ? 128 + signal_received : 0;
 }
 
-int run_screen(const TuiSettings& settings, FrameFeed& feed) {
+int run_screen(const TuiSettings& settings, FrameFeed& feed, replay::ReplayControl* replay) {
     return run_on_terminal(settings.color, settings.mouse,
-                           [&](CursesTerminal& terminal) { TuiLoop(settings, feed, terminal).run(); });
+                           [&](CursesTerminal& terminal) { TuiLoop(settings, feed, terminal, replay).run(); });
 }
 
 namespace {
 
 int run_screen_recording(const TuiSettings& settings, FrameFeed& feed, std::shared_ptr<RecordingFailure> failure) {
     return run_on_terminal(settings.color, settings.mouse,
-                           [&](CursesTerminal& terminal) { TuiLoop(settings, feed, terminal, failure).run(); });
+                           [&](CursesTerminal& terminal) { TuiLoop(settings, feed, terminal, nullptr, failure).run(); });
 }
 
 }  // namespace

@@ -15,12 +15,13 @@
 #include <vector>
 
 #include "musatop/replay/recording.hpp"
+#include "musatop/replay/replay_control.hpp"
 #include "musatop/sampler/frame_feed.hpp"
 #include "musatop/util/unique_fd.hpp"
 
 namespace musatop::replay {
 
-class ReplayPlayer final : public FrameFeed {
+class ReplayPlayer final : public FrameFeed, public ReplayControl {
 public:
     ReplayPlayer(RecordingIndex recording, std::optional<std::set<std::int64_t>> aggregate_indices);
     ReplayPlayer(const ReplayPlayer&) = delete;
@@ -35,7 +36,6 @@ public:
     void request_refresh() override {}
     std::chrono::steady_clock::duration interval() const override { return std::chrono::seconds(1); }
     std::int64_t trend_second(MonoTime now) const override;
-    bool is_replay() const override { return true; }
     std::string status_badge() const override;
     std::string control(ReplayCommand command, std::string_view argument) override;
 

@@ -1,18 +1,15 @@
 // What the screen reads frames from: the live sampler, or a recording being
-// replayed. The screen never knows which beyond what this interface says.
+// replayed (whose keys go to a replay::ReplayControl beside it).
 #pragma once
 
 #include <chrono>
 #include <cstdint>
 #include <string>
-#include <string_view>
 
 #include "musatop/sampler/frame.hpp"
 #include "musatop/util/clock.hpp"
 
 namespace musatop {
-
-enum class ReplayCommand { toggle_pause, step_back, step_forward, slower, faster, to_start, to_end, jump };
 
 class FrameFeed {
 public:
@@ -25,11 +22,8 @@ public:
     // The second the trends end at: now for live data, the recording's own time
     // for a replay.
     virtual std::int64_t trend_second(MonoTime now) const { return whole_seconds(now); }
-    virtual bool is_replay() const { return false; }
     // "REPLAY 2026-12-02 03:15:00 4x" for a replay; empty for live data.
     virtual std::string status_badge() const { return {}; }
-    // Replay keys; returns the message for the status line.
-    virtual std::string control(ReplayCommand, std::string_view /*argument*/) { return "Not a replay."; }
 };
 
 }  // namespace musatop

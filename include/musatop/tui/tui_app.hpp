@@ -9,6 +9,7 @@
 
 #include "musatop/model/source.hpp"
 #include "musatop/model/view_filter.hpp"
+#include "musatop/replay/replay_control.hpp"
 #include "musatop/sampler/frame_feed.hpp"
 #include "musatop/util/clock.hpp"
 
@@ -50,7 +51,7 @@ struct TuiSettings {
 int run_tui(const TuiSettings& settings, std::unique_ptr<Source> source);
 
 // The screen over any feed of frames (the sampler, a replay).
-int run_screen(const TuiSettings& settings, FrameFeed& feed);
+int run_screen(const TuiSettings& settings, FrameFeed& feed, replay::ReplayControl* replay = nullptr);
 
 class CursesTerminal;
 

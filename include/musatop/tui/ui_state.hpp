@@ -11,6 +11,7 @@
 #include "musatop/model/process_identity.hpp"
 #include "musatop/model/snapshot.hpp"
 #include "musatop/model/view_filter.hpp"
+#include "musatop/replay/replay_control.hpp"
 #include "musatop/sampler/frame_feed.hpp"
 
 namespace musatop::tui {
@@ -25,7 +26,7 @@ struct UiState {
     LineEditor search_draft;
     bool time_editing = false;  // replay: the "t" prompt
     LineEditor time_draft{{}, true};
-    ReplayCommand replay_command = ReplayCommand::toggle_pause;  // for Effect::replay
+    replay::ReplayCommand replay_command = replay::ReplayCommand::toggle_pause;  // for Effect::replay
     std::string replay_argument;
     bool compact = false;
     bool trends_visible = true;
