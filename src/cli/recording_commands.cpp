@@ -1,6 +1,5 @@
 #include "musatop/cli/recording_commands.hpp"
 
-#include <poll.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -21,6 +20,7 @@
 #include "musatop/util/version.hpp"
 #include "musatop/output/sanitize.hpp"
 #include "musatop/output/source_log.hpp"
+#include "musatop/sampler/round_loop.hpp"
 #include "musatop/util/stop_signals.hpp"
 
 namespace musatop::cli {
@@ -40,45 +40,38 @@ int run_record(const Options& options, Source& source) {
     header.musatop_version = kVersion;
     header.interval_seconds = options.interval_seconds;
     header.started_at = wall_now();
-    // A stop signal (SIGQUIT too) kills a hung GMI call at once and ends the loop
-    // after the round; the file is closed whole and the exit is 0.
-    const Canceller canceller;
-    const StopSignals stop(&canceller);
     ::signal(SIGXFSZ, SIG_IGN);  // a file size limit is a write error with a message, not a silent death
-
-    // The first round names the host for the header; it is recorded too.
-    Snapshot snapshot = source.collect(canceller.token());
-    header.hostname = snapshot.host.hostname;
-    auto recorder = replay::Recorder::open({o.file, open_mode(o), o.max_bytes, o.max_files}, header);
-    if (!recorder.ok()) {
-        std::cerr << "musatop record: " << sanitize(recorder.error()) << "\n";
-        return 1;
-    }
-    if (!recorder.value()->note().empty()) std::cerr << "musatop record: " << sanitize(recorder.value()->note()) << "\n";
-    std::cerr << "musatop record: recording to " << sanitize(o.file) << " every " << options.interval_seconds
-              << " s (source " << source.describe() << ")\n";
-    const auto interval = to_duration(Seconds(options.interval_seconds));
-    const auto begun = mono_now();
-    auto round_started = begun;
+    std::unique_ptr<replay::Recorder> recorder;
     SourceStateLog sources;  // a failing GMI is said once, not recorded silently
-    for (;;) {
-        if (stop.received()) break;  // a round cut short by the signal is not recorded
+    int status = 0;
+    const auto fail = [&](const std::string& error) {
+        std::cerr << "musatop record: " << sanitize(error) << "\n";
+        status = 1;
+        return false;
+    };
+    RoundLoop loop(to_duration(Seconds(options.interval_seconds)), [&](MonoTime, CancelToken cancel) {
+        Snapshot snapshot = source.collect(cancel);
+        if (cancel.requested()) return false;  // a round cut short by a stop signal is not recorded
+        if (!recorder) {  // the first round names the host for the header
+            header.hostname = snapshot.host.hostname;
+            auto opened = replay::Recorder::open({o.file, open_mode(o), o.max_bytes, o.max_files}, header);
+            if (!opened.ok()) return fail(opened.error());
+            recorder = std::move(opened.value());
+            if (!recorder->note().empty()) std::cerr << "musatop record: " << sanitize(recorder->note()) << "\n";
+            std::cerr << "musatop record: recording to " << sanitize(o.file) << " every " << options.interval_seconds
+                      << " s (source " << source.describe() << ")\n";
+        }
         for (const auto& line : sources.changes(snapshot)) std::cerr << "musatop record: " << line << "\n";
         // The command line's filters (--gpu, --pid, --user) choose what is kept.
-        if (auto written = recorder.value()->append(apply_view(snapshot, options.filter)); !written.ok()) {
-            std::cerr << "musatop record: " << sanitize(written.error()) << "\n";
-            return 1;
-        }
-        const auto next = round_started + interval;
-        if (o.duration_seconds && next - begun > to_duration(Seconds(*o.duration_seconds))) break;
-        const auto wait = std::chrono::ceil<std::chrono::milliseconds>(next - mono_now());
-        pollfd fd{canceller.fd(), POLLIN, 0};
-        if (wait.count() > 0) ::poll(&fd, 1, static_cast<int>(wait.count()));
-        if (stop.received()) break;
-        round_started = mono_now();
-        snapshot = source.collect(canceller.token());
-    }
-    return 0;
+        if (auto written = recorder->append(apply_view(snapshot, options.filter)); !written.ok())
+            return fail(written.error());
+        return true;
+    });
+    // A stop signal (SIGQUIT too) kills a hung GMI call at once and ends the loop;
+    // the file is closed whole and the exit is 0.
+    const StopSignals stop(&loop.canceller());
+    loop.run(o.duration_seconds ? std::optional(to_duration(Seconds(*o.duration_seconds))) : std::nullopt);
+    return status;
 }
 
 namespace {

@@ -8,43 +8,34 @@
 namespace musatop::cluster {
 
 ClusterSampler::ClusterSampler(std::unique_ptr<ClusterSource> source, Seconds interval)
-    : source_(std::move(source)), interval_(interval), published_fd_(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) {}
+    : source_(std::move(source)),
+      interval_(interval),
+      published_fd_(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)),
+      loop_(to_duration(interval), [this](MonoTime started, CancelToken cancel) { return round(started, cancel), true; }) {}
 
 ClusterSampler::~ClusterSampler() {
-    {
-        std::lock_guard lock(mutex_);
-        stop_ = true;
-    }
-    wake_.notify_all();
-    canceller_.cancel();
-    if (thread_.joinable()) thread_.join();
+    loop_.stop();  // a round in progress ends at once
+    loop_.join();
 }
 
-void ClusterSampler::start() {
-    if (!thread_.joinable()) thread_ = std::thread([this] { run(); });
-}
+void ClusterSampler::start() { loop_.start(); }
 
 std::shared_ptr<const ClusterSnapshot> ClusterSampler::latest() const {
     std::lock_guard lock(mutex_);
     return latest_;
 }
 
-void ClusterSampler::request_refresh() {
-    {
-        std::lock_guard lock(mutex_);
-        refresh_ = true;
-    }
-    wake_.notify_all();
-}
+void ClusterSampler::request_refresh() { loop_.request_refresh(); }
 
 void ClusterSampler::set_focus(std::optional<std::string> address) {
+    bool refresh = false;
     {
         std::lock_guard lock(mutex_);
         if (focus_ == address) return;
         focus_ = std::move(address);
-        refresh_ = focus_.has_value();  // the drill-down's details without waiting an interval
+        refresh = focus_.has_value();  // the drill-down's details without waiting an interval
     }
-    wake_.notify_all();
+    if (refresh) loop_.request_refresh();
 }
 
 Frame ClusterSampler::node_frame(const std::string& address) const {
@@ -90,29 +81,21 @@ void ClusterSampler::record_histories(const ClusterSnapshot& cluster, MonoTime n
     histories_ = std::move(next);
 }
 
-void ClusterSampler::run() {
-    for (;;) {
-        const MonoTime started = mono_now();
-        {
-            std::lock_guard lock(mutex_);
-            source_->set_scope(RoundScope{true, focus_});  // the screen's sampler: what it draws
-        }
-        auto cluster = std::make_shared<const ClusterSnapshot>(source_->round(started + to_duration(interval_),
-                                                                              canceller_.token()));
-        record_histories(*cluster, mono_now());
-        {
-            std::lock_guard lock(mutex_);
-            latest_ = std::move(cluster);
-        }
-        revision_.fetch_add(1, std::memory_order_acq_rel);
-        const std::uint64_t one = 1;
-        [[maybe_unused]] const ssize_t written = ::write(published_fd_.get(), &one, sizeof one);
-        std::unique_lock lock(mutex_);
-        // Rounds start at most once per interval; a refresh starts one now.
-        wake_.wait_until(lock, started + to_duration(interval_), [this] { return stop_ || refresh_; });
-        if (stop_) return;
-        refresh_ = false;
+void ClusterSampler::round(MonoTime started, CancelToken cancel) {
+    {
+        std::lock_guard lock(mutex_);
+        source_->set_scope(RoundScope{true, focus_});  // the screen's sampler: what it draws
     }
+    auto cluster = std::make_shared<const ClusterSnapshot>(source_->round(started + to_duration(interval_), cancel));
+    if (cancel.requested()) return;
+    record_histories(*cluster, mono_now());
+    {
+        std::lock_guard lock(mutex_);
+        latest_ = std::move(cluster);
+    }
+    revision_.fetch_add(1, std::memory_order_acq_rel);
+    const std::uint64_t one = 1;
+    [[maybe_unused]] const ssize_t written = ::write(published_fd_.get(), &one, sizeof one);
 }
 
 }  // namespace musatop::cluster

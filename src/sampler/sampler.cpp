@@ -12,35 +12,21 @@ Sampler::Sampler(std::unique_ptr<Source> source, SamplerSettings settings)
     : source_(std::move(source)),
       settings_(std::move(settings)),
       published_fd_(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)),
-      history_(settings_.aggregate_indices) {
+      history_(settings_.aggregate_indices),
+      loop_(settings_.interval, [this](MonoTime, CancelToken cancel) { return round(cancel), true; }) {
     if (!settings_.clock) settings_.clock = [] { return mono_now(); };
 }
 
 Sampler::~Sampler() { stop(); }
 
-void Sampler::start() {
-    std::lock_guard lock(mutex_);
-    if (thread_.joinable() || stop_requested_) return;
-    thread_ = std::thread([this] { run(); });
-}
+void Sampler::start() { loop_.start(); }
 
 void Sampler::stop() {
-    {
-        std::lock_guard lock(mutex_);
-        stop_requested_ = true;
-    }
-    canceller_.cancel();
-    wake_.notify_all();
-    if (thread_.joinable() && thread_.get_id() != std::this_thread::get_id()) thread_.join();
+    loop_.stop();
+    loop_.join();
 }
 
-void Sampler::request_refresh() {
-    {
-        std::lock_guard lock(mutex_);
-        refresh_requested_ = true;
-    }
-    wake_.notify_all();
-}
+void Sampler::request_refresh() { loop_.request_refresh(); }
 
 Frame Sampler::latest() const {
     std::lock_guard lock(mutex_);
@@ -55,10 +41,10 @@ std::vector<Frame> Sampler::recent() const {
     return frames;
 }
 
-Snapshot Sampler::collect_safely() {
+Snapshot Sampler::collect_safely(CancelToken cancel) {
     std::string reason;
     try {
-        return source_->collect(canceller_.token());
+        return source_->collect(cancel);
     } catch (const std::exception& error) {
         reason = error.what();
     } catch (...) {
@@ -96,28 +82,10 @@ void Sampler::publish(Snapshot snapshot, MonoTime completed_at) {
     [[maybe_unused]] const ssize_t written = ::write(published_fd_.get(), &one, sizeof one);
 }
 
-void Sampler::run() {
-    using Clock = std::chrono::steady_clock;
-    for (;;) {
-        const auto started = Clock::now();
-        {
-            std::lock_guard lock(mutex_);
-            if (stop_requested_) return;
-            refresh_requested_ = false;
-        }
-        Snapshot snapshot = collect_safely();
-        {
-            std::lock_guard lock(mutex_);
-            if (stop_requested_) return;
-        }
-        publish(std::move(snapshot), settings_.clock());
-
-        // Start-to-start: a slow round stretches the interval, never overlaps the next.
-        const auto next_start = started + settings_.interval;
-        std::unique_lock lock(mutex_);
-        wake_.wait_until(lock, next_start, [this] { return stop_requested_ || refresh_requested_; });
-        if (stop_requested_) return;
-    }
+void Sampler::round(CancelToken cancel) {
+    Snapshot snapshot = collect_safely(cancel);
+    if (cancel.requested()) return;  // stopped mid-round: nothing half-collected is published
+    publish(std::move(snapshot), settings_.clock());
 }
 
 }  // namespace musatop

@@ -4,16 +4,15 @@
 #pragma once
 
 #include <atomic>
-#include <condition_variable>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <thread>
 
 #include "musatop/cluster/cluster_view.hpp"
 #include "musatop/model/history.hpp"
 #include "musatop/sampler/frame.hpp"
+#include "musatop/sampler/round_loop.hpp"
 #include "musatop/util/cancel.hpp"
 #include "musatop/util/unique_fd.hpp"
 
@@ -60,23 +59,19 @@ public:
     Frame node_frame(const std::string& address) const;
 
 private:
-    void run();
+    void round(MonoTime started, CancelToken cancel);
     void record_histories(const ClusterSnapshot& cluster, MonoTime now);
 
     std::unique_ptr<ClusterSource> source_;
     Seconds interval_;
     UniqueFd published_fd_;
-    Canceller canceller_;  // a round in progress ends at once when the sampler stops
     mutable std::mutex mutex_;
-    std::condition_variable wake_;
-    bool stop_ = false;
-    bool refresh_ = false;
     std::shared_ptr<const ClusterSnapshot> latest_;
     std::optional<std::string> focus_;
     std::map<std::string, std::shared_ptr<History>> histories_;  // by address; copied only while a reader holds one
     std::map<std::string, std::shared_ptr<const Snapshot>> recorded_;  // the snapshot each history last saw
     std::atomic<std::uint64_t> revision_{0};
-    std::thread thread_;
+    RoundLoop loop_;  // last: stopped and joined before the members its rounds use go
 };
 
 }  // namespace musatop::cluster

@@ -6,17 +6,16 @@
 #include <array>
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <set>
-#include <thread>
 
 #include "musatop/model/history.hpp"
 #include "musatop/sampler/frame_feed.hpp"
+#include "musatop/sampler/round_loop.hpp"
 #include "musatop/model/snapshot.hpp"
 #include "musatop/model/source.hpp"
 #include "musatop/util/cancel.hpp"
@@ -62,26 +61,22 @@ public:
     std::vector<Frame> recent() const;
 
 private:
-    void run();
-    Snapshot collect_safely();
+    void round(CancelToken cancel);
+    Snapshot collect_safely(CancelToken cancel);
     void publish(Snapshot snapshot, MonoTime completed_at);
 
     std::unique_ptr<Source> source_;
     SamplerSettings settings_;
-    Canceller canceller_;
     UniqueFd published_fd_;
 
     mutable std::mutex mutex_;
-    std::condition_variable wake_;
-    bool stop_requested_ = false;
-    bool refresh_requested_ = false;
     std::array<Frame, kRingSize> ring_{};
     std::atomic<std::uint64_t> revision_{0};
 
     History history_;  // sampler thread only
     RoundCounts counts_;  // sampler thread only
     std::shared_ptr<const Snapshot> previous_;
-    std::thread thread_;
+    RoundLoop loop_;  // last: stopped and joined before the members its rounds use go
 };
 
 }  // namespace musatop
