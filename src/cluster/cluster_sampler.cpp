@@ -45,9 +45,8 @@ Frame ClusterSampler::node_frame(const std::string& address) const {
     if (!latest_) return frame;
     for (const auto& node : latest_->nodes) {
         if (node.address != address || !node.snapshot) continue;
-        auto remote = std::make_shared<Snapshot>(*node.snapshot);
-        remote->remote = true;
-        frame.snapshot = std::move(remote);
+        frame.snapshot = node.snapshot;
+        frame.provenance = Provenance::remote;
         frame.completed_at = mono_now();
     }
     if (const auto it = histories_.find(address); it != histories_.end()) frame.history = it->second;

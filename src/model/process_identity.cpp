@@ -6,9 +6,8 @@ ProcessIdentity identity_of(const GpuProcess& p) {
     return ProcessIdentity{p.device_index, p.device_uuid, p.pid, p.start_ticks};
 }
 
-bool target_is_current(const GpuProcess& target, const Snapshot* unfiltered) {
-    if (!unfiltered || unfiltered->processes_stale || unfiltered->is_demo() || unfiltered->replayed ||
-        unfiltered->remote)
+bool target_is_current(const GpuProcess& target, const Snapshot* unfiltered, Provenance provenance) {
+    if (!unfiltered || unfiltered->processes_stale || unfiltered->is_demo() || provenance != Provenance::live)
         return false;
     if (!target.start_ticks || target.status != ProcessStatus::ok) return false;
     for (const auto& row : unfiltered->processes)

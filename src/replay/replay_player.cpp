@@ -96,8 +96,8 @@ std::optional<Snapshot> ReplayPlayer::bring_to(std::size_t frame, std::uint64_t 
 }
 
 void ReplayPlayer::publish(std::size_t frame, Snapshot snapshot) {
-    snapshot.replayed = true;
     frame_.snapshot = std::make_shared<const Snapshot>(std::move(snapshot));
+    frame_.provenance = Provenance::replayed;
     frame_.history = std::make_shared<const History>(working_);
     frame_.completed_at = on_trend_axis(recording_.time(frame));
     ++frame_.revision;

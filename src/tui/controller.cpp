@@ -175,7 +175,7 @@ void on_new_data(UiState& state, const ScreenContext& context) {
     const auto targets = trend_targets(context.devices);
     if (std::find(targets.begin(), targets.end(), state.trend_target) == targets.end()) state.trend_target.reset();
     if (state.modal == Modal::confirm &&
-        (!state.modal_process || !target_is_current(*state.modal_process, context.unfiltered))) {
+        (!state.modal_process || !target_is_current(*state.modal_process, context.unfiltered, context.provenance))) {
         state.modal = Modal::none;
         state.message.show("Termination cancelled: process changed or process data is stale.", context.now);
     }
@@ -241,14 +241,14 @@ Effect handle_key(UiState& state, const Key& key, const ScreenContext& context) 
             const GpuProcess* p = selected_process(state, context);
             if (!p) {
                 state.message.show("No process selected.", context.now);
-            } else if (context.unfiltered && context.unfiltered->remote) {
+            } else if (context.provenance == Provenance::remote) {
                 state.message.show("Remote node: read-only; SIGTERM is refused in the cluster view.", context.now);
             } else if (context.unfiltered && context.unfiltered->is_demo()) {
                 state.message.show("Demo data: termination is disabled.", context.now);
-            } else if (context.unfiltered && context.unfiltered->replayed) {
+            } else if (context.provenance == Provenance::replayed) {
                 state.message.show("Replayed data: these are not live processes; termination is disabled.",
                              context.now);
-            } else if (!target_is_current(*p, context.unfiltered)) {
+            } else if (!target_is_current(*p, context.unfiltered, context.provenance)) {
                 state.message.show("Cannot terminate: stale or unverified process data.", context.now);
             } else {
                 open_modal(state, Modal::confirm, *p);

@@ -161,6 +161,7 @@ private:
         if (!frame_.snapshot) return;
         view_ = apply_view(*frame_.snapshot, effective_filter(state_));
         context_.unfiltered = frame_.snapshot.get();
+        context_.provenance = frame_.provenance;
         context_.processes = view_.processes;
         context_.devices = view_.devices;
         context_.now = now;

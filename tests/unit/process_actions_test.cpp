@@ -53,6 +53,9 @@ TEST(TargetIsCurrent, NeedsFreshDataAndTheSameInstance) {
     s = with_rows({target});
     s.device_source = DeviceSource::demo;
     EXPECT_FALSE(target_is_current(target, &s));
+    s = with_rows({target});  // the same rows read back from a recording or fetched from a node: never signalled
+    EXPECT_FALSE(target_is_current(target, &s, Provenance::replayed));
+    EXPECT_FALSE(target_is_current(target, &s, Provenance::remote));
 }
 
 TEST(Terminate, ProtectedAndUnverifiedTargetsAreRefusedWithoutSignalling) {

@@ -103,6 +103,14 @@ struct CollectDurations {
     bool operator==(const CollectDurations&) const = default;
 };
 
+// Where a snapshot the screen shows came from; held beside it (Frame), not in it,
+// so marking one copies nothing. Only live data may be signalled.
+enum class Provenance {
+    live,
+    replayed,  // read back from a recording: history, not live processes
+    remote,    // fetched from another node by the cluster view: read-only here
+};
+
 struct Snapshot {
     WallTime sampled_at{};
     std::optional<WallTime> devices_sampled_at;
@@ -134,12 +142,6 @@ struct Snapshot {
     // Host-wide findings of the health rules (a lost card, ...).
     std::vector<std::string> health;
     CollectDurations collect_durations;
-    // Read back from a recording: history, not live processes (never signalled;
-    // not part of the JSON output).
-    bool replayed = false;
-    // Fetched from another node by the cluster view: read-only, never signalled
-    // from here (not part of the JSON output).
-    bool remote = false;
 
     bool is_demo() const { return device_source == DeviceSource::demo; }
     bool any_stale() const { return devices_stale || processes_stale; }

@@ -23,6 +23,7 @@ struct Frame {
     std::uint64_t revision = 0;
     MonoTime completed_at{};  // when the round ended (history is recorded at this time)
     RoundCounts counts;
+    Provenance provenance = Provenance::live;
 };
 
 }  // namespace musatop

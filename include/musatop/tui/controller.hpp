@@ -27,6 +27,7 @@ struct ScreenRegions {
 // What the key handler needs to know about the screen it acts on.
 struct ScreenContext {
     const Snapshot* unfiltered = nullptr;  // newest data, before filters
+    Provenance provenance = Provenance::live;  // of that data: only live processes may be signalled
     std::vector<GpuProcess> processes;     // filtered and sorted, as shown
     std::vector<Device> devices;           // filtered, as shown
     int process_page_size = 1;
