@@ -14,6 +14,7 @@
 #include "musatop/tui/curses_terminal.hpp"
 #include "musatop/tui/locale_setup.hpp"
 #include "musatop/tui/screens/main_screen.hpp"
+#include "musatop/tui/screen_loop.hpp"
 #include "musatop/tui/terminal_guard.hpp"
 #include "musatop/util/version.hpp"
 #include "musatop/output/sanitize.hpp"
@@ -56,13 +57,13 @@ constexpr auto kSampleGrace = 250ms;
 
 // The interactive loop. Draws only when something changed: new data, a new second
 // for the trends, a key, a resize, or a message that expired.
-class TuiLoop {
+class TuiLoop final : public ScreenLoop {
 public:
     TuiLoop(const TuiSettings& settings, FrameFeed& feed, CursesTerminal& terminal,
             replay::ReplayControl* replay = nullptr, std::shared_ptr<RecordingFailure> recording_failure = nullptr)
-        : feed_(feed),
+        : ScreenLoop(terminal),
+          feed_(feed),
           replay_(replay),
-          terminal_(terminal),
           ascii_(settings.ascii || !locale_is_utf8()),
           recording_failure_(std::move(recording_failure)),
           on_choices_(settings.on_choices),
@@ -76,56 +77,44 @@ public:
         if (!terminal.startup_note.empty()) state_.message.show(terminal.startup_note, mono_now(), std::chrono::seconds(10));
     }
 
-    void run() {
-        bool dirty = true;
-        for (;;) {
-            if (TerminalGuard::quit_requested()) return;
-            if (TerminalGuard::take_resumed()) {
-                terminal_.resume();
-                dirty = true;
-            }
-            const MonoTime now = mono_now();
-            const bool new_data = feed_.revision() != frame_.revision;
-            if (new_data) {
-                frame_ = feed_.latest();
-                pass_on(now);
-            }
-            if (new_data || dirty) rebuild_view(now);
-            const bool message_shown = state_.message.visible(now);
-            const std::int64_t second = whole_seconds(now);
-            const bool resized = terminal_.width() != drawn_width_ || terminal_.height() != drawn_height_;
-            if (dirty || new_data || resized || second != drawn_second_ || message_shown != drawn_message_) {
-                draw(now, second);
-                drawn_message_ = message_shown;
-                dirty = false;
-            }
-            // Keys ncurses already holds come first; otherwise sleep until a key, new
-            // data, the next second or a message expiry (no polling timer).
-            auto key = terminal_.read_key(0);
-            if (!key) {
-                wait_for_event(next_change(mono_now()));
-                key = terminal_.read_key(0);
-            }
-            if (!key) continue;
-            context_.now = mono_now();
-            // A node's screen inside the cluster view: Esc on the bare screen goes back.
-            if (back_on_escape_ && key->kind == KeyKind::escape && state_.modal == Modal::none &&
-                !state_.search_editing && !state_.time_editing)
-                return;
-            switch (handle_key(state_, *key, context_)) {
-                case Effect::quit: return;
-                case Effect::refresh: feed_.request_refresh(); break;
-                case Effect::confirm_termination: confirm_termination(); break;
-                case Effect::replay:
-                    state_.message.show(replay_ ? replay_->control(state_.replay_command, state_.replay_argument) : std::string("Not a replay."), context_.now);
-                    break;
-                case Effect::none:
-                case Effect::redraw: break;
-            }
-            if (key->kind == KeyKind::redraw) terminal_.repaint_everything();
-            remember_choices();
-            dirty = true;
+protected:
+    bool take_new_data(MonoTime now) override {
+        if (feed_.revision() == frame_.revision) return false;
+        frame_ = feed_.latest();
+        pass_on(now);
+        return true;
+    }
+
+    bool wants_draw(MonoTime now) const override { return state_.message.visible(now) != drawn_message_; }
+
+    void draw(MonoTime now, bool changed) override {
+        if (changed) rebuild_view(now);
+        drawn_message_ = state_.message.visible(now);
+        draw_frame(now);
+    }
+
+    int publication_fd() const override { return feed_.publication_fd(); }
+
+    bool on_key(const Key& key) override {
+        context_.now = mono_now();
+        // A node's screen inside the cluster view: Esc on the bare screen goes back.
+        if (back_on_escape_ && key.kind == KeyKind::escape && state_.modal == Modal::none && !state_.search_editing &&
+            !state_.time_editing)
+            return false;
+        switch (handle_key(state_, key, context_)) {
+            case Effect::quit: return false;
+            case Effect::refresh: feed_.request_refresh(); break;
+            case Effect::confirm_termination: confirm_termination(); break;
+            case Effect::replay:
+                state_.message.show(replay_ ? replay_->control(state_.replay_command, state_.replay_argument)
+                                            : std::string("Not a replay."),
+                                    context_.now);
+                break;
+            case Effect::none:
+            case Effect::redraw: break;
         }
+        remember_choices();
+        return true;
     }
 
 private:
@@ -134,7 +123,7 @@ private:
     // moves the trend's second, so the timer waits for the second after the next
     // sample is due: at rest the screen wakes once per sample, one frame per second.
     // Only when samples stop (a hung GMI) does the timer move the trends alone.
-    MonoTime next_change(MonoTime now) const {
+    MonoTime next_change(MonoTime now) const override {
         MonoTime next = next_whole_second(now);
         if (feed_.interval() <= 1s && frame_.snapshot && !(replay_ != nullptr)) {
             const MonoTime due = frame_.completed_at + feed_.interval() + kSampleGrace;
@@ -143,8 +132,6 @@ private:
         if (state_.message.visible(now)) next = std::min(next, state_.message.expires_at);
         return next;
     }
-
-    void wait_for_event(MonoTime until) { wait_for_key_or_publication(feed_.publication_fd(), until); }
 
     // `--record` runs on the sampler's thread; its failure ends the recording,
     // not the screen, and is said here.
@@ -170,7 +157,7 @@ private:
         clamp_scroll(state_, context_);
     }
 
-    void draw(MonoTime now, std::int64_t second) {
+    void draw_frame(MonoTime now) {
         Canvas canvas(terminal_.width(), terminal_.height());
         ScreenInput input;
         input.unfiltered = frame_.snapshot.get();
@@ -191,9 +178,6 @@ private:
         context_.regions = mouse_regions(geometry);
         clamp_scroll(state_, context_);
         terminal_.draw(canvas);
-        drawn_width_ = canvas.width();
-        drawn_height_ = canvas.height();
-        drawn_second_ = second;
     }
 
     // `y` in the dialog: check against the newest completed sample first.
@@ -219,7 +203,6 @@ private:
 
     FrameFeed& feed_;  // the live sampler or a replay
     replay::ReplayControl* replay_;  // a replay's keys; null for live data
-    CursesTerminal& terminal_;
     bool ascii_;
     std::shared_ptr<RecordingFailure> recording_failure_;
     std::function<std::optional<std::string>(const ScreenChoices&)> on_choices_;
@@ -230,9 +213,6 @@ private:
     Frame frame_;
     Snapshot view_;
     ScreenContext context_;
-    int drawn_width_ = -1;
-    int drawn_height_ = -1;
-    std::int64_t drawn_second_ = -1;
     bool drawn_message_ = false;
 };
 

@@ -1,7 +1,7 @@
 #include "musatop/tui/cluster/cluster_app.hpp"
 
 #include "musatop/tui/curses_terminal.hpp"
-#include "musatop/tui/terminal_guard.hpp"
+#include "musatop/tui/screen_loop.hpp"
 #include "musatop/util/version.hpp"
 
 namespace musatop::tui {
@@ -26,58 +26,39 @@ private:
     std::string name_;
 };
 
-class ClusterLoop {
+class ClusterLoop final : public ScreenLoop {
 public:
     ClusterLoop(const ClusterTuiSettings& settings, cluster::ClusterSampler& sampler, CursesTerminal& terminal)
-        : settings_(settings), sampler_(sampler), terminal_(terminal) {
+        : ScreenLoop(terminal), settings_(settings), sampler_(sampler) {
         state_.filter = settings.filter;
         state_.nodes = settings.nodes;
     }
 
-    void run() {
-        bool dirty = true;
-        std::uint64_t seen = ~std::uint64_t{0};
-        std::int64_t drawn_second = -1;
-        for (;;) {
-            if (TerminalGuard::quit_requested()) return;
-            if (TerminalGuard::take_resumed()) {
-                terminal_.resume();
-                dirty = true;
-            }
-            const MonoTime now = mono_now();
-            if (sampler_.revision() != seen) {
-                seen = sampler_.revision();
-                cluster_ = sampler_.latest();
-                dirty = true;
-            }
-            if (dirty || whole_seconds(now) != drawn_second || terminal_.width() != width_ ||
-                terminal_.height() != height_) {
-                draw(now);
-                drawn_second = whole_seconds(now);
-                dirty = false;
-            }
-            auto key = terminal_.read_key(0);
-            if (!key) {
-                wait_for_key_or_publication(sampler_.publication_fd(),
-                                            MonoTime(std::chrono::floor<std::chrono::seconds>(now.time_since_epoch()) +
-                                                     std::chrono::seconds(1)));
-                key = terminal_.read_key(0);
-            }
-            if (!key) continue;
-            dirty = true;
-            switch (handle_cluster_key(state_, *key, cluster_.get(), node_page_, mono_now())) {
-                case ClusterEffect::quit: return;
-                case ClusterEffect::refresh: sampler_.request_refresh(); break;
-                case ClusterEffect::drill: open_selected(); break;
-                case ClusterEffect::none:
-                case ClusterEffect::redraw: break;
-            }
-            if (key->kind == KeyKind::redraw) terminal_.repaint_everything();
+protected:
+    bool take_new_data(MonoTime) override {
+        if (sampler_.revision() == seen_) return false;
+        seen_ = sampler_.revision();
+        cluster_ = sampler_.latest();
+        return true;
+    }
+
+    void draw(MonoTime now, bool) override { draw_frame(now); }
+
+    int publication_fd() const override { return sampler_.publication_fd(); }
+
+    bool on_key(const Key& key) override {
+        switch (handle_cluster_key(state_, key, cluster_.get(), node_page_, mono_now())) {
+            case ClusterEffect::quit: return false;
+            case ClusterEffect::refresh: sampler_.request_refresh(); break;
+            case ClusterEffect::drill: open_selected(); break;
+            case ClusterEffect::none:
+            case ClusterEffect::redraw: break;
         }
+        return true;
     }
 
 private:
-    void draw(MonoTime now) {
+    void draw_frame(MonoTime now) {
         Canvas canvas(terminal_.width(), terminal_.height());
         ClusterScreenInput input;
         input.cluster = cluster_.get();
@@ -91,8 +72,6 @@ private:
         state_.help_scroll = g.help_scroll;
         node_page_ = g.node_rows;
         terminal_.draw(canvas);
-        width_ = canvas.width();
-        height_ = canvas.height();
     }
 
     void open_selected() {
@@ -111,11 +90,10 @@ private:
 
     const ClusterTuiSettings& settings_;
     cluster::ClusterSampler& sampler_;
-    CursesTerminal& terminal_;
     ClusterUiState state_;
     std::shared_ptr<const cluster::ClusterSnapshot> cluster_;
     int node_page_ = 1;
-    int width_ = -1, height_ = -1;
+    std::uint64_t seen_ = ~std::uint64_t{0};
 };
 
 }  // namespace
