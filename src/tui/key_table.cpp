@@ -3,9 +3,6 @@
 namespace musatop::tui {
 namespace {
 
-constexpr Key ch(char32_t c) { return Key{KeyKind::character, c}; }
-constexpr Key kind(KeyKind k) { return Key{k, 0}; }
-
 // Footer order first (the footer reads left to right in this order), then the
 // keys that only the help dialog names.
 constexpr std::array<KeyEntry, 24> kTable = {{
@@ -58,39 +55,14 @@ constexpr std::array<KeyEntry, 24> kTable = {{
     {"y", "", false, "in the SIGTERM dialog only: confirm. The target is checked again first.", {}},
 }};
 
-bool in_scope(const KeyEntry& entry, bool replay) {
-    return entry.scope == Scope::any || (entry.scope == Scope::replay) == replay;
-}
-
 }  // namespace
 
 std::span<const KeyEntry> key_table() { return kTable; }
 
-Action action_for(const Key& key, bool replay) {
-    for (const auto& entry : kTable) {
-        if (!in_scope(entry, replay)) continue;
-        for (const auto& binding : entry.bindings)
-            if (binding.action != Action::none && binding.key.kind == key.kind &&
-                (key.kind != KeyKind::character || binding.key.ch == key.ch))
-                return binding.action;
-    }
-    return Action::none;
-}
+Action action_for(const Key& key, bool replay) { return action_in(key_table(), key, replay); }
 
-std::string footer_text(bool wide, bool replay) {
-    std::string footer;
-    for (const auto& entry : kTable) {
-        if (entry.hint.empty() || (!wide && !entry.in_short_footer) || !in_scope(entry, replay)) continue;
-        if (!footer.empty()) footer += ' ';
-        footer += entry.hint;
-    }
-    return footer;
-}
+std::string footer_text(bool wide, bool replay) { return footer_of(key_table(), wide, replay); }
 
-std::vector<std::string> key_help_lines() {
-    std::vector<std::string> lines;
-    for (const auto& entry : kTable) lines.push_back(std::string(entry.keys) + ": " + std::string(entry.help));
-    return lines;
-}
+std::vector<std::string> key_help_lines() { return help_of(key_table()); }
 
 }  // namespace musatop::tui

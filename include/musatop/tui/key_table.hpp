@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "musatop/tui/keys.hpp"
+#include "musatop/tui/key_rows.hpp"
 
 namespace musatop::tui {
 
@@ -21,22 +21,8 @@ enum class Action {
     replay_start, replay_end, replay_jump
 };
 
-// Where a key works: always, on live data only, or in a replay only.
-enum class Scope { any, live, replay };
-
-struct Binding {
-    Key key;
-    Action action = Action::none;
-};
-
-struct KeyEntry {
-    std::string_view keys;  // as the help dialog names them: "g / G"
-    std::string_view hint;  // the footer's words ("g/G GPU"); empty: not in the footer
-    bool in_short_footer = false;  // kept when the footer is short (narrow screens)
-    std::string_view help;  // what the keys do, for the help dialog
-    std::array<Binding, 4> bindings{};  // unused slots have Action::none
-    Scope scope = Scope::any;
-};
+using Binding = BindingOf<Action>;
+using KeyEntry = KeyRow<Action>;
 
 std::span<const KeyEntry> key_table();
 

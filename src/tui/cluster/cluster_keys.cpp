@@ -3,46 +3,35 @@
 #include <array>
 
 #include "musatop/tui/cluster/cluster_screen.hpp"
+#include "musatop/tui/key_rows.hpp"
 
 namespace musatop::tui {
 namespace {
 
-enum class Do { quit, help, up, down, page_up, page_down, first, last, open, nodes, search, sort, reverse, refresh, kill };
+enum class Do { none, quit, help, up, down, page_up, page_down, first, last, open, nodes, search, sort, reverse, refresh, kill };
 
-struct ClusterKey {
-    std::string_view keys;
-    std::string_view hint;  // footer words; empty: help only
-    std::string_view help;
-    std::array<Key, 3> bindings;
-    Do action;
-};
-
-constexpr Key ch(char32_t c) { return Key{KeyKind::character, c}; }
-constexpr Key kind(KeyKind k) { return Key{k, 0}; }
-constexpr Key none() { return Key{KeyKind::other, 0}; }
-
-constexpr std::array<ClusterKey, 15> kKeys = {{
-    {"q", "q quit", "quit (Ctrl-C too).", {ch('q'), ch('Q'), kind(KeyKind::interrupt)}, Do::quit},
-    {"?", "? help", "this help.", {ch('?'), none(), none()}, Do::help},
-    {"Up / Down", "Up/Dn node", "select the previous / next node.", {kind(KeyKind::up), kind(KeyKind::back_tab), none()}, Do::up},
-    {"Down", "", "", {kind(KeyKind::down), kind(KeyKind::tab), none()}, Do::down},
-    {"PgUp / PgDn", "", "page through the nodes.", {kind(KeyKind::page_up), none(), none()}, Do::page_up},
-    {"PgDn", "", "", {kind(KeyKind::page_down), none(), none()}, Do::page_down},
-    {"Home / End", "", "first / last node.", {kind(KeyKind::home), none(), none()}, Do::first},
-    {"End", "", "", {kind(KeyKind::end), none(), none()}, Do::last},
-    {"Enter", "Enter open", "open the selected node's own screen (its bars, trends, processes); Esc returns.",
-     {kind(KeyKind::enter), none(), none()}, Do::open},
-    {"n", "n nodes", "edit the node filter: names, gpu[01-04], gpu*, comma-separated; empty shows all.",
-     {ch('n'), none(), none()}, Do::nodes},
-    {"/", "/ find", "search PIDs, GPU indices, users, commands and jobs on every node.", {ch('/'), none(), none()},
-     Do::search},
-    {"s / S", "s/S sort", "next sort field / reverse the order of the process table.", {ch('s'), none(), none()}, Do::sort},
-    {"S", "", "", {ch('S'), none(), none()}, Do::reverse},
-    {"r / F5", "r refresh", "ask every node now.", {ch('r'), ch('R'), kind(KeyKind::refresh)}, Do::refresh},
-    {"k", "", "refused: the processes of remote nodes are read-only here.", {ch('k'), none(), none()}, Do::kill},
+// Footer order first, then the keys only the help dialog names.
+constexpr std::array<KeyRow<Do>, 11> kKeys = {{
+    {"q", "q quit", true, "quit (Ctrl-C too).",
+     {{{ch('q'), Do::quit}, {ch('Q'), Do::quit}, {kind(KeyKind::interrupt), Do::quit}}}},
+    {"?", "? help", true, "this help.", {{{ch('?'), Do::help}}}},
+    {"Up / Down", "Up/Dn node", false, "select the previous / next node.",
+     {{{kind(KeyKind::up), Do::up}, {kind(KeyKind::back_tab), Do::up}, {kind(KeyKind::down), Do::down},
+       {kind(KeyKind::tab), Do::down}}}},
+    {"PgUp / PgDn", "", false, "page through the nodes.",
+     {{{kind(KeyKind::page_up), Do::page_up}, {kind(KeyKind::page_down), Do::page_down}}}},
+    {"Home / End", "", false, "first / last node.", {{{kind(KeyKind::home), Do::first}, {kind(KeyKind::end), Do::last}}}},
+    {"Enter", "Enter open", true, "open the selected node's own screen (its bars, trends, processes); Esc returns.",
+     {{{kind(KeyKind::enter), Do::open}}}},
+    {"n", "n nodes", true, "edit the node filter: names, gpu[01-04], gpu*, comma-separated; empty shows all.",
+     {{{ch('n'), Do::nodes}}}},
+    {"/", "/ find", false, "search PIDs, GPU indices, users, commands and jobs on every node.", {{{ch('/'), Do::search}}}},
+    {"s / S", "s/S sort", false, "next sort field / reverse the order of the process table.",
+     {{{ch('s'), Do::sort}, {ch('S'), Do::reverse}}}},
+    {"r / F5", "r refresh", false, "ask every node now.",
+     {{{ch('r'), Do::refresh}, {ch('R'), Do::refresh}, {kind(KeyKind::refresh), Do::refresh}}}},
+    {"k", "", false, "refused: the processes of remote nodes are read-only here.", {{{ch('k'), Do::kill}}}},
 }};
-
-bool same(const Key& a, const Key& b) { return a.kind == b.kind && (a.kind != KeyKind::character || a.ch == b.ch); }
 
 // The first line of the selected node inside the node area.
 void keep_selected_visible(ClusterUiState& state, const cluster::ClusterSnapshot* cluster, int page) {
@@ -80,9 +69,7 @@ ClusterEffect edit_prompt(ClusterUiState& state, const Key& key, MonoTime now) {
 }  // namespace
 
 std::vector<std::string> cluster_help_lines() {
-    std::vector<std::string> lines;
-    for (const auto& entry : kKeys)
-        if (!entry.help.empty()) lines.push_back(std::string(entry.keys) + ": " + std::string(entry.help));
+    std::vector<std::string> lines = help_of<Do>(kKeys);
     for (const char* note : {"", "A node is ok, STALE (its last good data, with its age), unreachable or error.",
                              "Latency is the time of the node's last answer (microseconds under 1 ms).",
                              "A slow node is not asked again until it answers or times out (--timeout).",
@@ -91,16 +78,7 @@ std::vector<std::string> cluster_help_lines() {
     return lines;
 }
 
-std::string cluster_footer(bool wide) {
-    std::string footer;
-    for (const auto& entry : kKeys) {
-        if (entry.hint.empty() || (!wide && entry.action != Do::quit && entry.action != Do::help &&
-                                   entry.action != Do::open && entry.action != Do::nodes))
-            continue;
-        footer += (footer.empty() ? "" : " ") + std::string(entry.hint);
-    }
-    return footer;
-}
+std::string cluster_footer(bool wide) { return footer_of<Do>(kKeys, wide); }
 
 ClusterEffect handle_cluster_key(ClusterUiState& state, const Key& key, const cluster::ClusterSnapshot* cluster,
                                  int page, MonoTime now) {
@@ -112,12 +90,11 @@ ClusterEffect handle_cluster_key(ClusterUiState& state, const Key& key, const cl
         else if (key.kind == KeyKind::escape || key.kind == KeyKind::enter || key.is('q') || key.is('?')) state.help = false;
         return ClusterEffect::redraw;
     }
-    const auto entry = std::find_if(kKeys.begin(), kKeys.end(), [&](const ClusterKey& e) {
-        return std::any_of(e.bindings.begin(), e.bindings.end(), [&](const Key& b) { return same(b, key); });
-    });
-    if (entry == kKeys.end()) return ClusterEffect::none;
+    const Do action = action_in<Do>(kKeys, key);
+    if (action == Do::none) return ClusterEffect::none;
     const int count = cluster ? static_cast<int>(shown_nodes(*cluster, state).size()) : 0;
-    switch (entry->action) {
+    switch (action) {
+        case Do::none: return ClusterEffect::none;
         case Do::quit: return ClusterEffect::quit;
         case Do::help: state.help = true; state.help_scroll = 0; break;
         case Do::up: --state.selected; break;
