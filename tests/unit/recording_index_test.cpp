@@ -5,22 +5,20 @@
 
 #include <random>
 
-#include "musatop/collection/demo/demo_source.hpp"
 #include "musatop/output/json_output.hpp"
 #include "musatop/replay/gzip_stream.hpp"
 #include "musatop/replay/recorder.hpp"
 #include "musatop/replay/recording.hpp"
+#include "demo_samples.hpp"
 #include "test_support.hpp"
 
 using namespace musatop;
 using namespace musatop::replay;
+using musatop::testing::at;
+using musatop::testing::sample;
 using musatop::testing::TempDir;
 
 namespace {
-
-WallTime at(long long seconds) { return WallTime(std::chrono::seconds(seconds)); }
-
-Snapshot sample(long long seconds) { return make_demo_snapshot(static_cast<double>(seconds), at(seconds)); }
 
 // Lines compressed as the recorder does: one member, a sync flush after each line.
 std::string gzip_lines(const std::vector<std::string>& lines, bool finish = true) {

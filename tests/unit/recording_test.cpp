@@ -9,22 +9,20 @@
 #include <filesystem>
 #include <fstream>
 
-#include "musatop/collection/demo/demo_source.hpp"
 #include "musatop/output/json_output.hpp"
 #include "musatop/replay/recorder.hpp"
 #include "musatop/replay/recording.hpp"
 #include "musatop/replay/replay_time.hpp"
+#include "demo_samples.hpp"
 #include "test_support.hpp"
 
 using namespace musatop;
 using namespace musatop::replay;
+using musatop::testing::at;
+using musatop::testing::sample;
 using musatop::testing::TempDir;
 
 namespace {
-
-WallTime at(long long seconds) { return WallTime(std::chrono::seconds(seconds)); }
-
-Snapshot sample(long long seconds) { return make_demo_snapshot(static_cast<double>(seconds), at(seconds)); }
 
 Header header_at(long long seconds) {
     Header h;
