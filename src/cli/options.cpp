@@ -74,26 +74,36 @@ std::optional<double> parse_seconds(std::string_view text) {
     return value;
 }
 
-ParseResult parse_command_line(const std::vector<std::string>& args) {
-    ParseResult result;
-    Options& o = result.options;
-    CLI::App app{"Monitor Moore Threads GPUs and the host processes that use them.", "musatop"};
-    app.set_version_flag("--version", version_text(), "Show the version and exit");
+namespace {
+
+// What the command line gives as text before it is checked and converted.
+struct RawFlags {
     std::string interval = "1";
     std::string timeout = "3";
     std::optional<std::string> gpus, pids, user, job, container;
     std::string sort = "gpu_memory";
+    bool no_mouse = false;
+    std::optional<std::string> duration, max_size;
+    ServeOptions serve_options;
+    RecordOptions record_options;
+    ReplayOptions replay_options;
+    CLI::App* serve = nullptr;
+    CLI::App* record = nullptr;
+    CLI::App* replay = nullptr;
+};
+
+void declare_main(CLI::App& app, Options& o, RawFlags& raw) {
     app.add_flag("--once", o.once, "Print one text snapshot and exit");
     app.add_flag("--json", o.json, "Print one JSON snapshot (schema version 1) and exit");
-    app.add_option("--interval", interval, "Sampling interval in seconds, 0.05 to 3600 (default: 1)")
+    app.add_option("--interval", raw.interval, "Sampling interval in seconds, 0.05 to 3600 (default: 1)")
         ->type_name("SECONDS");
-    app.add_option("--gpu", gpus, "GPU indices to show, e.g. 0,1")->type_name("IDS");
-    app.add_option("--pid", pids, "Host process IDs to show, e.g. 123,456")->type_name("PIDS");
-    app.add_option("--user", user, "Show only processes of this exact host user")->type_name("USER");
-    app.add_option("--job", job, "Show only processes of this Slurm job ID")->type_name("ID");
-    app.add_option("--container", container, "Show only processes of containers whose ID starts with this")
+    app.add_option("--gpu", raw.gpus, "GPU indices to show, e.g. 0,1")->type_name("IDS");
+    app.add_option("--pid", raw.pids, "Host process IDs to show, e.g. 123,456")->type_name("PIDS");
+    app.add_option("--user", raw.user, "Show only processes of this exact host user")->type_name("USER");
+    app.add_option("--job", raw.job, "Show only processes of this Slurm job ID")->type_name("ID");
+    app.add_option("--container", raw.container, "Show only processes of containers whose ID starts with this")
         ->type_name("ID");
-    app.add_option("--sort", sort, "Sort processes by gpu_memory, cpu, rss, pid, user or gpu (default: gpu_memory)")
+    app.add_option("--sort", raw.sort, "Sort processes by gpu_memory, cpu, rss, pid, user or gpu (default: gpu_memory)")
         ->type_name("FIELD");
     app.add_flag("--reverse", o.filter.reverse, "Reverse the default sort direction");
     app.add_flag("--ascii", o.ascii, "Use ASCII bars, trends and borders (TUI only)");
@@ -102,10 +112,9 @@ ParseResult parse_command_line(const std::vector<std::string>& args) {
     app.add_option("--gmi", o.gmi, "mthreads-gmi to run: a name looked up in PATH, or a path")->type_name("PATH");
     app.add_option("--record", o.record_file, "Record to FILE while the screen runs (docs/recording.md)")
         ->type_name("FILE");
-    app.add_option("--timeout", timeout, "Time limit for each mthreads-gmi call, 0.1 to 60 s (default: 3)")
+    app.add_option("--timeout", raw.timeout, "Time limit for each mthreads-gmi call, 0.1 to 60 s (default: 3)")
         ->type_name("SECONDS");
-    bool no_mouse = false;
-    app.add_flag("--no-mouse", no_mouse, "Ignore the mouse on the screen (the terminal selects text as usual)");
+    app.add_flag("--no-mouse", raw.no_mouse, "Ignore the mouse on the screen (the terminal selects text as usual)");
     app.add_option("--config", o.config_file, "Read settings from FILE instead of the usual config files")
         ->type_name("FILE");
     app.add_flag("--no-config", o.no_config, "Read no config file (MUSATOP_* variables still apply)");
@@ -114,7 +123,9 @@ ParseResult parse_command_line(const std::vector<std::string>& args) {
         ->expected(0, 1)
         ->type_name("[FILE]");
     app.add_flag("--force", o.force, "With --write-config: replace an existing file");
-    ClusterOptions& c = o.cluster;
+}
+
+void declare_cluster(CLI::App& app, ClusterOptions& c) {
     const auto cluster_group = "Cluster view (docs/cluster.md)";
     app.add_option("--nodes", c.nodes, "Nodes running musatop serve: host[:port], hostlists gpu[01-16] (or MUSATOP_NODES)")
         ->type_name("LIST")->group(cluster_group);
@@ -141,43 +152,42 @@ ParseResult parse_command_line(const std::vector<std::string>& args) {
         ->type_name("FILE")->group(cluster_group);
     app.add_option("--prometheus-ca", c.prometheus_ca, "CA certificates for an https:// Prometheus")
         ->type_name("FILE")->group(cluster_group);
-    ServeOptions serve_options;
-    CLI::App* serve = app.add_subcommand(
+}
+
+void declare_subcommands(CLI::App& app, RawFlags& raw) {
+    raw.serve = app.add_subcommand(
         "serve", "Run the node agent: Prometheus /metrics and the JSON snapshot over HTTP (see docs/serve.md)");
-    serve->fallthrough();  // --interval, --gmi, --timeout, --gpu, --demo, filters: as above
-    serve->add_option("--listen", serve_options.listen,
+    raw.serve->fallthrough();  // --raw.interval, --gmi, --raw.timeout, --gpu, --demo, filters: as above
+    raw.serve->add_option("--listen", raw.serve_options.listen,
                       "Address to listen on: HOST:PORT, [IPv6]:PORT or :PORT for all (default: 127.0.0.1:9499)")
         ->type_name("ADDR:PORT");
-    serve->add_option("--process-metrics", serve_options.process_metrics,
+    raw.serve->add_option("--process-metrics", raw.serve_options.process_metrics,
                       "Also export per-process GPU memory; =command adds the command line")
         ->expected(0, 1)
         ->type_name("[command]");
-    serve->add_option("--web-config-file", serve_options.web_config_file,
+    raw.serve->add_option("--web-config-file", raw.serve_options.web_config_file,
                       "TLS and basic-auth users, in the exporter-toolkit format of node_exporter")
         ->type_name("FILE");
-    RecordOptions record_options;
-    std::optional<std::string> duration, max_size;
-    CLI::App* record = app.add_subcommand("record", "Record snapshots to a file, without a screen (docs/recording.md)");
-    record->fallthrough();
-    record->add_option("FILE", record_options.file, "The recording (gzip-compressed JSON Lines)")->required();
-    record->add_option("--duration", duration, "Stop after this many seconds")->type_name("SECONDS");
-    record->add_flag("--append", record_options.append, "Continue an existing recording");
-    record->add_flag("--force", record_options.force, "Replace an existing file");
-    record->add_option("--max-size", max_size, "Rotate to FILE.1, FILE.2, ... at this size (e.g. 64M)")
+    raw.record = app.add_subcommand("record", "Record snapshots to a file, without a screen (docs/recording.md)");
+    raw.record->fallthrough();
+    raw.record->add_option("FILE", raw.record_options.file, "The recording (gzip-compressed JSON Lines)")->required();
+    raw.record->add_option("--duration", raw.duration, "Stop after this many seconds")->type_name("SECONDS");
+    raw.record->add_flag("--append", raw.record_options.append, "Continue an existing recording");
+    raw.record->add_flag("--force", raw.record_options.force, "Replace an existing file");
+    raw.record->add_option("--max-size", raw.max_size, "Rotate to FILE.1, FILE.2, ... at this size (e.g. 64M)")
         ->type_name("SIZE");
-    record->add_option("--max-files", record_options.max_files, "Rotated files to keep (default: 5)")
+    raw.record->add_option("--max-files", raw.record_options.max_files, "Rotated files to keep (default: 5)")
         ->type_name("N");
-    ReplayOptions replay_options;
-    CLI::App* replay = app.add_subcommand(
+    raw.replay = app.add_subcommand(
         "replay", "Replay a recording on the screen, or print it with --json or --once (docs/recording.md)");
-    replay->fallthrough();
-    replay->add_option("FILE", replay_options.files, "Recordings, or one recording and its rotated set")
+    raw.replay->fallthrough();
+    raw.replay->add_option("FILE", raw.replay_options.files, "Recordings, or one recording and its rotated set")
         ->required();
-    replay->add_option("--at", replay_options.at, "The snapshot in force at TIME (default: the last)")
+    raw.replay->add_option("--at", raw.replay_options.at, "The snapshot in force at TIME (default: the last)")
         ->type_name("TIME");
-    replay->add_option("--from", replay_options.from, "With --json: every snapshot from TIME ...")->type_name("TIME");
-    replay->add_option("--to", replay_options.to, "... to TIME, as JSON Lines")->type_name("TIME");
-    for (CLI::App* command : {&app, serve, record, replay})
+    raw.replay->add_option("--from", raw.replay_options.from, "With --json: every snapshot from TIME ...")->type_name("TIME");
+    raw.replay->add_option("--to", raw.replay_options.to, "... to TIME, as JSON Lines")->type_name("TIME");
+    for (CLI::App* command : {&app, raw.serve, raw.record, raw.replay})
         for (CLI::Option* option : command->get_options())
             option->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
     app.footer(
@@ -188,82 +198,114 @@ ParseResult parse_command_line(const std::vector<std::string>& args) {
         "Exit codes: 0 success (a closed pipe included), 1 a collection error or stale data,\n"
         "2 bad command line, 128 + the signal when stopped by SIGINT (130), SIGTERM (143),\n"
         "SIGHUP (129) or SIGQUIT (131).");
-    serve->footer(
+    raw.serve->footer(
         "The agent also takes --interval, --gmi, --timeout, --gpu, --pid, --user, --job,\n"
         "--container, --sort, --reverse and --demo as described in 'musatop --help'.\n"
         "It listens on loopback unless --listen says otherwise, and stops on SIGTERM,\n"
-        "SIGINT or SIGHUP (exit 0).");
+        "SIGINT, SIGHUP or SIGQUIT (exit 0).");
 
+}
+
+// The main flags' text, checked and converted.
+void apply_main(Options& o, const RawFlags& raw) {
+    o.interval_seconds =
+        seconds_or_throw("--interval", "interval", raw.interval, kMinIntervalSeconds, kMaxIntervalSeconds);
+    o.timeout_seconds = seconds_or_throw("--timeout", "timeout", raw.timeout, 0.1, 60);
+    if (raw.gpus) o.filter.gpu_indices = index_list_or_throw("--gpu", *raw.gpus);
+    if (raw.pids) o.filter.pids = index_list_or_throw("--pid", *raw.pids);
+    if (raw.user) o.filter.users.push_back(*raw.user);
+    if (raw.job) {
+        const auto trimmed = text::trim(*raw.job);
+        if (trimmed.empty() || trimmed.size() > 18 || !text::all_digits(trimmed))
+            throw UsageError{"argument --job: expected a Slurm job ID (digits), got '" + *raw.job + "'"};
+        o.filter.slurm_job = std::stoll(std::string(trimmed));
+    }
+    if (raw.container) {
+        const auto trimmed = text::trim(*raw.container);
+        if (trimmed.empty()) throw UsageError{"argument --container: expected a container ID or its prefix"};
+        o.filter.container_prefix = std::string(trimmed);
+    }
+    const auto field = sort_field_from_string(raw.sort);
+    if (!field)
+        throw UsageError{"argument --sort: invalid choice: '" + raw.sort +
+                         "' (choose from 'gpu_memory', 'cpu', 'rss', 'pid', 'user', 'gpu')"};
+    o.filter.sort = *field;
+    o.mouse = !raw.no_mouse;
+}
+
+// Modes and flags that exclude each other; the keys the command line fixed.
+void check_modes(CLI::App& app, const Options& o, const RawFlags& raw, ParseResult& result) {
+    const ClusterOptions& c = o.cluster;
+    CLI::App* serve = raw.serve;
+    CLI::App* record = raw.record;
+    CLI::App* replay = raw.replay;
+    if (o.config_file && o.no_config) throw UsageError{"--config and --no-config exclude each other"};
+    if (c.prometheus && (c.nodes || c.nodes_file))
+        throw UsageError{"--prometheus reads the nodes from Prometheus: it excludes --nodes and --nodes-file"};
+    if (c.node_user.has_value() != c.node_password_file.has_value())
+        throw UsageError{"--node-user and --node-password-file go together"};
+    if (c.active() && (serve->parsed() || record->parsed() || replay->parsed() || o.record_file))
+        throw UsageError{"the cluster view is a mode of its own: no serve, record, replay or --record"};
+    if (o.force && !o.write_config && !record->parsed())
+        throw UsageError{"--force applies to --write-config (and to 'record')"};
+    // Flags given on this command line: config files and variables cannot change them.
+    for (const auto& key : setting_keys()) {
+        if (key.flag.empty()) continue;
+        CLI::App* owner = key.key.starts_with("serve.") ? serve : &app;
+        if (owner->get_option(std::string(key.flag))->count() > 0) result.explicit_keys.insert(std::string(key.key));
+    }
+    if (o.record_file && (o.once || o.json || serve->parsed() || record->parsed() || replay->parsed()))
+        throw UsageError{"--record records the screen; 'musatop record FILE' records without one"};
+}
+
+void apply_subcommands(Options& o, RawFlags& raw) {
+    if (raw.serve->parsed()) {
+        if (o.once || o.json) throw UsageError{"serve: --once and --json do not apply to the agent"};
+        const auto& pm = raw.serve_options.process_metrics;
+        if (pm && !pm->empty() && *pm != "command")
+            throw UsageError{"argument --process-metrics: invalid value '" + *pm + "' (none or 'command')"};
+        o.serve = raw.serve_options;
+    }
+    if (raw.record->parsed()) {
+        if (o.once || o.json) throw UsageError{"record: --once and --json do not apply to the recorder"};
+        if (raw.duration)
+            raw.record_options.duration_seconds = seconds_or_throw("--duration", "duration", *raw.duration, 0.05, 1e9);
+        if (raw.max_size) {
+            raw.record_options.max_bytes = replay::parse_size(*raw.max_size);
+            if (!raw.record_options.max_bytes)
+                throw UsageError{"argument --max-size: expected a size such as 64M, 500k or 1G"};
+        }
+        if (raw.record_options.max_files < 1) throw UsageError{"argument --max-files: must be 1 or more"};
+        if (raw.record_options.append && raw.record_options.force)
+            throw UsageError{"record: --append and --force exclude each other"};
+        o.record = raw.record_options;
+    }
+    if (raw.replay->parsed()) {
+        if (raw.replay_options.at && (raw.replay_options.from || raw.replay_options.to))
+            throw UsageError{"replay: --at excludes --from and --to"};
+        if ((raw.replay_options.from || raw.replay_options.to) && !o.json)
+            throw UsageError{"replay: --from and --to print JSON Lines: give --json"};
+        o.replay = raw.replay_options;
+    }
+}
+
+}  // namespace
+
+ParseResult parse_command_line(const std::vector<std::string>& args) {
+    ParseResult result;
+    Options& o = result.options;
+    CLI::App app{"Monitor Moore Threads GPUs and the host processes that use them.", "musatop"};
+    app.set_version_flag("--version", version_text(), "Show the version and exit");
+    RawFlags raw;
+    declare_main(app, o, raw);
+    declare_cluster(app, o.cluster);
+    declare_subcommands(app, raw);
     std::vector<std::string> reversed(args.rbegin(), args.rend());
     try {
         app.parse(reversed);
-        o.interval_seconds =
-            seconds_or_throw("--interval", "interval", interval, kMinIntervalSeconds, kMaxIntervalSeconds);
-        o.timeout_seconds = seconds_or_throw("--timeout", "timeout", timeout, 0.1, 60);
-        if (gpus) o.filter.gpu_indices = index_list_or_throw("--gpu", *gpus);
-        if (pids) o.filter.pids = index_list_or_throw("--pid", *pids);
-        if (user) o.filter.users.push_back(*user);
-        if (job) {
-            const auto trimmed = text::trim(*job);
-            if (trimmed.empty() || trimmed.size() > 18 || !text::all_digits(trimmed))
-                throw UsageError{"argument --job: expected a Slurm job ID (digits), got '" + *job + "'"};
-            o.filter.slurm_job = std::stoll(std::string(trimmed));
-        }
-        if (container) {
-            const auto trimmed = text::trim(*container);
-            if (trimmed.empty()) throw UsageError{"argument --container: expected a container ID or its prefix"};
-            o.filter.container_prefix = std::string(trimmed);
-        }
-        const auto field = sort_field_from_string(sort);
-        if (!field)
-            throw UsageError{"argument --sort: invalid choice: '" + sort +
-                             "' (choose from 'gpu_memory', 'cpu', 'rss', 'pid', 'user', 'gpu')"};
-        o.filter.sort = *field;
-        o.mouse = !no_mouse;
-        if (o.config_file && o.no_config) throw UsageError{"--config and --no-config exclude each other"};
-        if (c.prometheus && (c.nodes || c.nodes_file))
-            throw UsageError{"--prometheus reads the nodes from Prometheus: it excludes --nodes and --nodes-file"};
-        if (c.node_user.has_value() != c.node_password_file.has_value())
-            throw UsageError{"--node-user and --node-password-file go together"};
-        if (c.active() && (serve->parsed() || record->parsed() || replay->parsed() || o.record_file))
-            throw UsageError{"the cluster view is a mode of its own: no serve, record, replay or --record"};
-        if (o.force && !o.write_config && !record->parsed())
-            throw UsageError{"--force applies to --write-config (and to 'record')"};
-        // Flags given on this command line: config files and variables cannot change them.
-        for (const auto& key : setting_keys()) {
-            if (key.flag.empty()) continue;
-            CLI::App* owner = key.key.starts_with("serve.") ? serve : &app;
-            if (owner->get_option(std::string(key.flag))->count() > 0) result.explicit_keys.insert(std::string(key.key));
-        }
-        if (o.record_file && (o.once || o.json || serve->parsed() || record->parsed() || replay->parsed()))
-            throw UsageError{"--record records the screen; 'musatop record FILE' records without one"};
-        if (serve->parsed()) {
-            if (o.once || o.json) throw UsageError{"serve: --once and --json do not apply to the agent"};
-            const auto& pm = serve_options.process_metrics;
-            if (pm && !pm->empty() && *pm != "command")
-                throw UsageError{"argument --process-metrics: invalid value '" + *pm + "' (none or 'command')"};
-            o.serve = serve_options;
-        }
-        if (record->parsed()) {
-            if (o.once || o.json) throw UsageError{"record: --once and --json do not apply to the recorder"};
-            if (duration) record_options.duration_seconds = seconds_or_throw("--duration", "duration", *duration, 0.05, 1e9);
-            if (max_size) {
-                record_options.max_bytes = replay::parse_size(*max_size);
-                if (!record_options.max_bytes)
-                    throw UsageError{"argument --max-size: expected a size such as 64M, 500k or 1G"};
-            }
-            if (record_options.max_files < 1) throw UsageError{"argument --max-files: must be 1 or more"};
-            if (record_options.append && record_options.force)
-                throw UsageError{"record: --append and --force exclude each other"};
-            o.record = record_options;
-        }
-        if (replay->parsed()) {
-            if (replay_options.at && (replay_options.from || replay_options.to))
-                throw UsageError{"replay: --at excludes --from and --to"};
-            if ((replay_options.from || replay_options.to) && !o.json)
-                throw UsageError{"replay: --from and --to print JSON Lines: give --json"};
-            o.replay = replay_options;
-        }
+        apply_main(o, raw);
+        check_modes(app, o, raw, result);
+        apply_subcommands(o, raw);
     } catch (const CLI::CallForHelp&) {
         result.exit_code = 0;
         result.stdout_text = app.help();
