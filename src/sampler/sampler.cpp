@@ -30,15 +30,7 @@ void Sampler::request_refresh() { loop_.request_refresh(); }
 
 Frame Sampler::latest() const {
     std::lock_guard lock(mutex_);
-    return ring_[revision_.load(std::memory_order_relaxed) % kRingSize];
-}
-
-std::vector<Frame> Sampler::recent() const {
-    std::lock_guard lock(mutex_);
-    std::vector<Frame> frames;
-    const std::uint64_t newest = revision_.load(std::memory_order_relaxed);
-    for (std::uint64_t r = newest; r > 0 && newest - r < kRingSize; --r) frames.push_back(ring_[r % kRingSize]);
-    return frames;
+    return latest_;
 }
 
 Snapshot Sampler::collect_safely(CancelToken cancel) {
@@ -72,11 +64,7 @@ void Sampler::publish(Snapshot snapshot, MonoTime completed_at) {
     std::lock_guard lock(mutex_);
     const std::uint64_t current = revision_.load(std::memory_order_relaxed);
     const std::uint64_t next = current + 1;
-    // Only the newest frame in the ring keeps its history: every reader wants the
-    // newest, and a copy of the history is 12 KB per GPU (readers that hold an
-    // older frame keep theirs alive through their own pointer).
-    ring_[current % kRingSize].history.reset();
-    ring_[next % kRingSize] = Frame{std::move(shared_snapshot), std::move(shared_history), next, completed_at, counts_};
+    latest_ = Frame{std::move(shared_snapshot), std::move(shared_history), next, completed_at, counts_};
     revision_.store(next, std::memory_order_release);
     const std::uint64_t one = 1;
     [[maybe_unused]] const ssize_t written = ::write(published_fd_.get(), &one, sizeof one);

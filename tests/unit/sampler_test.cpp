@@ -89,8 +89,8 @@ TEST(Sampler, RevisionCountsPublications) {
     EXPECT_EQ(h.fake->calls, 1);
     h.sampler->request_refresh();
     ASSERT_TRUE(wait_for([&] { return h.sampler->revision() == 2; }));
-    EXPECT_EQ(h.sampler->recent().size(), 2u);
-    EXPECT_EQ(h.sampler->recent().front().revision, 2u);
+    EXPECT_EQ(h.sampler->latest().revision, 2u);
+    EXPECT_NE(h.sampler->latest().snapshot, frame.snapshot);  // a new snapshot; the old one lives while held
 }
 
 TEST(Sampler, RefreshStormNeverOverlapsRounds) {

@@ -3,7 +3,6 @@
 // newest frame without copying anything and without holding a lock while drawing.
 #pragma once
 
-#include <array>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -36,8 +35,6 @@ struct SamplerSettings {
 
 class Sampler final : public FrameFeed {
 public:
-    static constexpr std::size_t kRingSize = 8;
-
     Sampler(std::unique_ptr<Source> source, SamplerSettings settings);
     Sampler(const Sampler&) = delete;
     Sampler& operator=(const Sampler&) = delete;
@@ -57,8 +54,6 @@ public:
     Frame latest() const override;
     std::uint64_t revision() const override { return revision_.load(std::memory_order_acquire); }
     std::chrono::steady_clock::duration interval() const override { return settings_.interval; }
-    // Recent frames, newest first (at most kRingSize); only the newest has a history.
-    std::vector<Frame> recent() const;
 
 private:
     void round(CancelToken cancel);
@@ -70,7 +65,7 @@ private:
     UniqueFd published_fd_;
 
     mutable std::mutex mutex_;
-    std::array<Frame, kRingSize> ring_{};
+    Frame latest_;  // every reader wants the newest; one who holds an older one keeps it alive
     std::atomic<std::uint64_t> revision_{0};
 
     History history_;  // sampler thread only
