@@ -62,6 +62,48 @@ Result<serve::ServeSettings> serve_settings(const Options& options) {
     return settings;
 }
 
+// What this run is, decided once from the options and the terminal.
+enum class Mode { cluster, replay, record, serve, one_shot, screen };
+
+Mode mode_of(const Options& o, bool interactive) {
+    if (o.cluster.active()) return Mode::cluster;
+    if (o.replay) return Mode::replay;
+    if (o.record) return Mode::record;
+    if (o.serve) return Mode::serve;
+    return o.once || o.json || !interactive ? Mode::one_shot : Mode::screen;
+}
+
+// `--record FILE` on the screen: an existing file, a folder it cannot write to or
+// no terminal is said now, not after the screen has started. 0 when it can go on.
+int check_screen_record(const Options& options, bool interactive) {
+    if (!options.record_file) return 0;
+    const std::string& file = *options.record_file;
+    if (std::filesystem::exists(file)) {
+        std::cerr << "musatop: " << file << " exists; choose another file, or continue it with 'musatop record --append'\n";
+        return 1;
+    }
+    const auto folder = std::filesystem::path(file).parent_path();
+    const std::string where = folder.empty() ? "." : folder.string();
+    if (::access(where.c_str(), W_OK | X_OK) != 0) {
+        std::cerr << "musatop: cannot record to " << file << ": " << where << ": " << std::strerror(errno) << "\n";
+        return 1;
+    }
+    if (!interactive) {
+        std::cerr << "musatop: --record records the screen, which needs a terminal; use 'musatop record FILE'\n";
+        return 2;
+    }
+    return 0;
+}
+
+int run_serve_mode(const Options& options) {
+    auto settings = serve_settings(options);
+    if (!settings.ok()) {
+        std::cerr << "musatop: error: " << sanitize(settings.error()) << "\n";
+        return 2;
+    }
+    return serve::run_serve(settings.value(), make_source(options));
+}
+
 }  // namespace
 
 int run_program(const std::vector<std::string>& args, bool stdout_closed) {
@@ -88,44 +130,20 @@ int run_program(const std::vector<std::string>& args, bool stdout_closed) {
             if (const char* nodes = std::getenv("MUSATOP_NODES"); nodes && *nodes && !options.serve && !options.record &&
                                                                   !options.replay)
                 options.cluster.nodes = nodes;
-        if (options.cluster.active())
-            return run_cluster(options, !options.once && !options.json && ::isatty(STDIN_FILENO) &&
-                                            ::isatty(STDOUT_FILENO));
-        if (options.replay) return run_replay(options);
-        if (options.record) {
-            auto source = make_source(options);
-            return run_record(options, *source);
-        }
-        if (options.serve) {
-            auto settings = serve_settings(options);
-            if (!settings.ok()) {
-                std::cerr << "musatop: error: " << sanitize(settings.error()) << "\n";
-                return 2;
-            }
-            return serve::run_serve(settings.value(), make_source(options));
-        }
-        if (options.record_file && std::filesystem::exists(*options.record_file)) {
-            std::cerr << "musatop: " << *options.record_file
-                      << " exists; choose another file, or continue it with 'musatop record --append'\n";
-            return 1;
-        }
-        if (options.record_file) {  // a folder it cannot write to: said now, not after the screen has started
-            const auto folder = std::filesystem::path(*options.record_file).parent_path();
-            const std::string where = folder.empty() ? "." : folder.string();
-            if (::access(where.c_str(), W_OK | X_OK) != 0) {
-                std::cerr << "musatop: cannot record to " << *options.record_file << ": " << where << ": "
-                          << std::strerror(errno) << "\n";
-                return 1;
-            }
-        }
-        auto source = make_source(options);
         const bool interactive = ::isatty(STDIN_FILENO) && ::isatty(STDOUT_FILENO);
-        if (options.record_file && !interactive) {
-            std::cerr << "musatop: --record records the screen, which needs a terminal; use 'musatop record FILE'\n";
-            return 2;
+        switch (mode_of(options, interactive)) {
+            case Mode::cluster: return run_cluster(options, !options.once && !options.json && interactive);
+            case Mode::replay: return run_replay(options);
+            case Mode::record: return run_record(options, *make_source(options));
+            case Mode::serve: return run_serve_mode(options);
+            case Mode::one_shot:
+                if (const int refused = check_screen_record(options, interactive)) return refused;
+                return run_one_shot(options, *make_source(options));
+            case Mode::screen:
+                if (const int refused = check_screen_record(options, interactive)) return refused;
+                return tui::run_tui(screen_settings(options, loaded->state_path), make_source(options));
         }
-        if (options.once || options.json || !interactive) return run_one_shot(options, *source);
-        return tui::run_tui(screen_settings(options, loaded->state_path), std::move(source));
+        return 1;
     } catch (const std::exception& error) {
         std::cerr << "musatop: " << sanitize(error.what()) << "\n";
         return 1;
