@@ -5,6 +5,7 @@
 
 #include <cstdlib>
 
+#include "snapshot_builder.hpp"
 #include "musatop/output/sanitize.hpp"
 #include "musatop/tui/layout.hpp"
 #include "musatop/tui/screens/main_screen.hpp"
@@ -19,34 +20,25 @@ constexpr int kMaxWidth = 300;
 constexpr int kMaxHeight = 120;
 
 Snapshot busy_snapshot() {
-    Snapshot s;
-    s.host.hostname = "a-rather-long-host-name.example.org";
-    s.host.cpu_percent = 55;
-    s.host.memory_used_bytes = 3LL << 30;
-    s.host.memory_total_bytes = 16LL << 30;
-    for (int i = 0; i < 8; ++i) {
-        Device d;
-        d.index = i;
-        d.name = "MTT S5000 宽字符-" + std::to_string(i);
-        d.uuid = "uuid-" + std::to_string(i);
-        d.gpu_utilization_percent = 12.5 * i;
-        d.memory_used_bytes = (1LL << 30) * i;
-        d.memory_total_bytes = 80LL << 30;
-        if (i != 3) d.temperature_c = 40 + i;
-        d.power_draw_w = 100 + i;
-        s.devices.push_back(d);
-    }
-    for (int i = 0; i < 40; ++i) {
-        GpuProcess p;
-        p.device_index = i % 8;
-        p.pid = 1000 + i;
-        p.gpu_memory_bytes = (1LL << 28) * i;
-        p.username = i % 3 ? "alice" : "用户";
-        p.command = "python train.py --run " + std::string(static_cast<std::size_t>(i * 7), 'x');
-        p.status = ProcessStatus::ok;
-        s.processes.push_back(p);
-    }
-    return s;
+    return musatop::testing::SnapshotBuilder()
+        .host("a-rather-long-host-name.example.org", 55, 3LL << 30, 16LL << 30)
+        .gpus(8,
+              [](Device& d, int i) {
+                  d.name = "MTT S5000 宽字符-" + std::to_string(i);
+                  d.gpu_utilization_percent = 12.5 * i;
+                  d.memory_used_bytes = (1LL << 30) * i;
+                  d.memory_total_bytes = 80LL << 30;
+                  if (i != 3) d.temperature_c = 40 + i;
+                  d.power_draw_w = 100 + i;
+              })
+        .processes(40,
+                   [](GpuProcess& p, int i) {
+                       p.gpu_memory_bytes = (1LL << 28) * i;
+                       p.username = i % 3 ? "alice" : "用户";
+                       p.command = "python train.py --run " + std::string(static_cast<std::size_t>(i * 7), 'x');
+                       p.status = ProcessStatus::ok;
+                   })
+        .build();
 }
 
 struct Fixture {

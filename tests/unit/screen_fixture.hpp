@@ -3,6 +3,7 @@
 #pragma once
 
 #include "musatop/model/history.hpp"
+#include "snapshot_builder.hpp"
 #include "musatop/tui/controller.hpp"
 #include "musatop/tui/screens/main_screen.hpp"
 #include "test_support.hpp"
@@ -10,44 +11,39 @@
 namespace musatop::tui::testing {
 
 inline Snapshot reference_snapshot(int gpus = 8, int processes = 12) {
-    Snapshot s;
-    s.sampled_at = WallTime(std::chrono::seconds(1767268800));  // 2026-01-01T12:00:00Z
-    s.driver_version = "test-driver";
-    s.gmi_version = "test-gmi";
-    s.musa_version = "test-musa";
-    s.host.hostname = "test-host";
-    s.host.cpu_percent = 30;
-    s.host.memory_used_bytes = 1LL << 30;
-    s.host.memory_total_bytes = 8LL << 30;
-    for (int i = 0; i < gpus; ++i) {
-        Device d;
-        d.index = i;
-        d.name = "MTT-S5000-" + std::to_string(i);
-        d.uuid = "uuid-" + std::to_string(i);
-        d.gpu_utilization_percent = 25;
-        d.memory_used_bytes = 2LL << 30;
-        d.memory_total_bytes = 80LL << 30;
-        d.temperature_c = 40;
-        d.power_draw_w = 120;
-        d.power_limit_w = 300;
-        s.devices.push_back(d);
-    }
-    for (int i = 0; i < processes; ++i) {
-        GpuProcess p;
-        p.device_index = i % std::max(1, gpus);
-        p.pid = 1000 + i;
-        p.gpu_memory_bytes = static_cast<std::int64_t>(12 - i) << 20;
-        p.username = "test-user";
-        p.command = "python workload_" + std::to_string(i) + ".py --long-argument=" + std::string(160, 'x');
-        p.cpu_percent = i;
-        p.rss_bytes = 1 << 20;
-        p.running_seconds = 120;
-        p.create_time = 100;
-        p.start_ticks = 5000;
-        p.status = ProcessStatus::ok;
-        s.processes.push_back(p);
-    }
-    return s;
+    return musatop::testing::SnapshotBuilder()
+        .at(WallTime(std::chrono::seconds(1767268800)))  // 2026-01-01T12:00:00Z
+        .with([](Snapshot& s) {
+            s.devices_sampled_at.reset();
+            s.processes_sampled_at.reset();
+            s.driver_version = "test-driver";
+            s.gmi_version = "test-gmi";
+            s.musa_version = "test-musa";
+        })
+        .host("test-host", 30, 1LL << 30, 8LL << 30)
+        .gpus(gpus,
+              [](Device& d, int i) {
+                  d.name = "MTT-S5000-" + std::to_string(i);
+                  d.gpu_utilization_percent = 25;
+                  d.memory_used_bytes = 2LL << 30;
+                  d.memory_total_bytes = 80LL << 30;
+                  d.temperature_c = 40;
+                  d.power_draw_w = 120;
+                  d.power_limit_w = 300;
+              })
+        .processes(processes,
+                   [](GpuProcess& p, int i) {
+                       p.gpu_memory_bytes = static_cast<std::int64_t>(12 - i) << 20;
+                       p.username = "test-user";
+                       p.command = "python workload_" + std::to_string(i) + ".py --long-argument=" + std::string(160, 'x');
+                       p.cpu_percent = i;
+                       p.rss_bytes = 1 << 20;
+                       p.running_seconds = 120;
+                       p.create_time = 100;
+                       p.start_ticks = 5000;
+                       p.status = ProcessStatus::ok;
+                   })
+        .build();
 }
 
 inline History reference_history(const Snapshot& s) {

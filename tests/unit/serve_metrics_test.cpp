@@ -2,6 +2,7 @@
 // series for unknown values, staleness and escaping.
 #include <gtest/gtest.h>
 
+#include "snapshot_builder.hpp"
 #include "musatop/serve/metrics.hpp"
 
 using namespace musatop;
@@ -10,33 +11,29 @@ using namespace musatop::serve;
 namespace {
 
 Snapshot two_gpus() {
-    Snapshot s;
-    s.sampled_at = WallTime(std::chrono::seconds(1800000000));
-    s.devices_sampled_at = s.sampled_at;
-    s.processes_sampled_at = s.sampled_at;
-    s.host.hostname = "node-1";
-    s.driver_version = "3.3.8";
-    for (int i = 0; i < 2; ++i) {
-        Device d;
-        d.index = i;
-        d.uuid = "uuid-" + std::to_string(i);
-        d.name = "MTT S5000";
-        d.gpu_utilization_percent = 64.6;
-        d.memory_used_bytes = 2048LL << 20;
-        d.memory_total_bytes = 81920LL << 20;
-        d.graphics_clock_mhz = 1500;
-        if (i == 0) d.temperature_c = 41;  // GPU 1: unknown temperature
-        s.devices.push_back(d);
-    }
-    GpuProcess p;
-    p.device_index = 1;
-    p.pid = 4242;
-    p.device_uuid = "uuid-1";
-    p.username = "al\"ice";
-    p.command = "python \\train.py\x1b[2J";
-    p.gpu_memory_bytes = 1 << 30;
-    s.processes = {p};
-    return s;
+    return musatop::testing::SnapshotBuilder()
+        .at(WallTime(std::chrono::seconds(1800000000)))
+        .host("node-1")
+        .with([](Snapshot& s) { s.driver_version = "3.3.8"; })
+        .gpus(2,
+              [](Device& d, int i) {
+                  d.name = "MTT S5000";
+                  d.gpu_utilization_percent = 64.6;
+                  d.memory_used_bytes = 2048LL << 20;
+                  d.memory_total_bytes = 81920LL << 20;
+                  d.graphics_clock_mhz = 1500;
+                  if (i == 0) d.temperature_c = 41;  // GPU 1: unknown temperature
+              })
+        .processes(1,
+                   [](GpuProcess& p, int) {
+                       p.device_index = 1;
+                       p.pid = 4242;
+                       p.device_uuid = "uuid-1";
+                       p.username = "al\"ice";
+                       p.command = "python \\train.py\x1b[2J";
+                       p.gpu_memory_bytes = 1 << 30;
+                   })
+        .build();
 }
 
 std::string render(const Snapshot& s, ProcessMetrics processes = ProcessMetrics::off, double age_seconds = 0) {
