@@ -266,8 +266,8 @@ void Channel::read_tunnel(const Done& done) {
         const Io io = read_some(got);
         if (io == Io::want_read) return;
         const auto state = io == Io::done ? reader_.feed({context_.buffer->data(), got}) : reader_.end_of_input();
-        if (state == HttpResponseReader::State::reading) continue;
-        if (state == HttpResponseReader::State::failed) return fail("the proxy: " + reader_.error(), done);
+        if (state == HttpResponseReader::Progress::reading) continue;
+        if (state == HttpResponseReader::Progress::failed) return fail("the proxy: " + reader_.error(), done);
         if (reader_.status() != 200)
             return fail("the proxy refused the tunnel: HTTP status " + std::to_string(reader_.status()), done);
         reader_.reset(std::move(reader_.body()));
@@ -289,8 +289,8 @@ void Channel::receive(const Done& done) {
             return;
         }
         const auto state = io == Io::done ? reader_.feed({context_.buffer->data(), got}) : reader_.end_of_input();
-        if (state == HttpResponseReader::State::reading) continue;
-        if (state == HttpResponseReader::State::failed) {
+        if (state == HttpResponseReader::Progress::reading) continue;
+        if (state == HttpResponseReader::Progress::failed) {
             if (retry(done)) return;
             return fail(io == Io::failed ? last_error_ : reader_.error(), done);
         }

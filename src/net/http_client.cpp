@@ -36,7 +36,7 @@ constexpr auto kLookupPoll = std::chrono::milliseconds(5);  // getaddrinfo_a has
 
 }  // namespace
 
-struct HttpClient::State {
+struct HttpClient::Shared {
     std::vector<Channel> channels;
     ClientSettings settings;
     std::shared_ptr<TlsContext> tls;  // made at the first https:// channel
@@ -46,8 +46,8 @@ struct HttpClient::State {
     std::vector<char> buffer = std::vector<char>(64 << 10);
 };
 
-HttpClient::HttpClient(std::vector<Route> routes, ClientSettings settings) : state_(new State) {
-    State& st = *state_;
+HttpClient::HttpClient(std::vector<Route> routes, ClientSettings settings) : state_(new Shared) {
+    Shared& st = *state_;
     st.settings = std::move(settings);
     const bool any_tls = std::any_of(routes.begin(), routes.end(), [](const Route& r) { return r.target.tls; });
     if (any_tls) {
@@ -73,7 +73,7 @@ std::size_t HttpClient::in_flight() const { return state_->busy; }
 
 void HttpClient::round(MonoTime until, CancelToken cancel, const Done& done) {
     const int cancel_fd = cancel.fd();
-    State& st = *state_;
+    Shared& st = *state_;
     const MonoTime begun = mono_now();
     for (auto& channel : st.channels)
         if (channel.idle()) channel.start(begun, done);

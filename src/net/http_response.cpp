@@ -36,10 +36,10 @@ void HttpResponseReader::reset(std::string body, bool head_only) {
     body_.clear();
 }
 
-HttpResponseReader::State HttpResponseReader::fail(std::string why) {
+HttpResponseReader::Progress HttpResponseReader::fail(std::string why) {
     error_ = std::move(why);
     keep_alive_ = false;
-    return state_ = State::failed;
+    return state_ = Progress::failed;
 }
 
 // Takes bytes up to the end of a line into `out` (without CR LF); false when the
@@ -56,7 +56,7 @@ bool HttpResponseReader::line(std::string& out, std::string_view& bytes) {
     return true;
 }
 
-HttpResponseReader::State HttpResponseReader::exceeded() {
+HttpResponseReader::Progress HttpResponseReader::exceeded() {
     too_large_ = true;
     return fail("the answer exceeded " + std::to_string(max_body_ >> 20) + " MiB");
 }
@@ -67,7 +67,7 @@ bool HttpResponseReader::append(std::string_view bytes) {
     return true;
 }
 
-HttpResponseReader::State HttpResponseReader::header(std::string_view text) {
+HttpResponseReader::Progress HttpResponseReader::header(std::string_view text) {
     const auto colon = text.find(':');
     // "Content-Length : 5" is no header (RFC 9112 §5.1): reading past it would
     // frame the body wrongly.
@@ -92,14 +92,14 @@ HttpResponseReader::State HttpResponseReader::header(std::string_view text) {
     return state_;
 }
 
-HttpResponseReader::State HttpResponseReader::after_headers() {
+HttpResponseReader::Progress HttpResponseReader::after_headers() {
     if (status_ >= 100 && status_ < 200) {  // 100 Continue and the like: the answer follows
         part_ = Part::status_line;
         length_.reset();
         chunked_ = false;
         return state_;
     }
-    if (head_only_ || status_ == 204 || status_ == 304 || (!chunked_ && length_ == 0u)) return state_ = State::done;
+    if (head_only_ || status_ == 204 || status_ == 304 || (!chunked_ && length_ == 0u)) return state_ = Progress::done;
     if (chunked_) {
         part_ = Part::chunk_size;
     } else if (length_) {
@@ -114,10 +114,10 @@ HttpResponseReader::State HttpResponseReader::after_headers() {
     return state_;
 }
 
-HttpResponseReader::State HttpResponseReader::feed(std::string_view bytes) {
+HttpResponseReader::Progress HttpResponseReader::feed(std::string_view bytes) {
     started_ = started_ || !bytes.empty();
     std::string text;
-    while (state_ == State::reading && !bytes.empty()) {
+    while (state_ == Progress::reading && !bytes.empty()) {
         switch (part_) {
         case Part::status_line:
         case Part::headers:
@@ -156,7 +156,7 @@ HttpResponseReader::State HttpResponseReader::feed(std::string_view bytes) {
                 if (!text.empty()) return fail("a chunk of the answer does not end where it says");
                 part_ = Part::chunk_size;
             } else if (text.empty()) {  // the end of the trailers
-                state_ = State::done;
+                state_ = Progress::done;
             }
             break;
         }
@@ -168,7 +168,7 @@ HttpResponseReader::State HttpResponseReader::feed(std::string_view bytes) {
             remaining_ -= piece.size();
             if (remaining_ == 0) {
                 if (part_ == Part::chunk_data) part_ = Part::chunk_end;
-                else state_ = State::done;
+                else state_ = Progress::done;
             }
             break;
         }
@@ -178,14 +178,14 @@ HttpResponseReader::State HttpResponseReader::feed(std::string_view bytes) {
             break;
         }
     }
-    if (state_ == State::done && !bytes.empty()) keep_alive_ = false;  // more than one answer: do not reuse
+    if (state_ == Progress::done && !bytes.empty()) keep_alive_ = false;  // more than one answer: do not reuse
     return state_;
 }
 
-HttpResponseReader::State HttpResponseReader::end_of_input() {
-    if (state_ != State::reading) return state_;
+HttpResponseReader::Progress HttpResponseReader::end_of_input() {
+    if (state_ != Progress::reading) return state_;
     keep_alive_ = false;
-    if (part_ == Part::body_until_end) return state_ = State::done;
+    if (part_ == Part::body_until_end) return state_ = Progress::done;
     return fail(started_ ? "the node closed the connection in the middle of its answer"
                          : "the node closed the connection without answering");
 }

@@ -95,7 +95,7 @@ std::string write_response_head(const Response& response, std::size_t body_bytes
     return head + "\r\n";
 }
 
-struct HttpServer::State {
+struct HttpServer::Shared {
     UniqueFd listener;
     std::shared_ptr<TlsContext> tls;
     ServerLimits limits;
@@ -194,7 +194,7 @@ struct HttpServer::State {
     }
 };
 
-HttpServer::HttpServer(std::unique_ptr<State> state) : state_(std::move(state)) {}
+HttpServer::HttpServer(std::unique_ptr<Shared> state) : state_(std::move(state)) {}
 
 HttpServer::~HttpServer() {
     std::unique_lock lock(state_->mutex);
@@ -207,7 +207,7 @@ Result<std::unique_ptr<HttpServer>> HttpServer::listen(const std::string& host, 
     auto bound = host.empty() ? bind_one("::", port) : bind_one(host, port);
     if (!bound.ok() && host.empty()) bound = bind_one("0.0.0.0", port);  // a host without IPv6
     if (!bound.ok()) return Error{bound.error()};
-    auto state = std::make_unique<State>();
+    auto state = std::make_unique<Shared>();
     state->listener = std::move(bound.value());
     state->tls = std::move(tls);
     state->limits = limits;
@@ -224,7 +224,7 @@ int HttpServer::port() const {
 }
 
 void HttpServer::run(int stop_fd) {
-    State& st = *state_;
+    Shared& st = *state_;
     for (;;) {
         pollfd fds[2] = {{st.listener.get(), POLLIN, 0}, {stop_fd, POLLIN, 0}};
         if (::poll(fds, 2, -1) < 0) {

@@ -13,15 +13,15 @@
 #include "musatop/net/http_response.hpp"
 
 using namespace musatop::net;
-using State = HttpResponseReader::State;
+using Progress = HttpResponseReader::Progress;
 
 namespace {
 
 // Feeds `text` in pieces of `step` bytes; the state after the last piece.
-State read_in_steps(HttpResponseReader& reader, const std::string& text, std::size_t step) {
+Progress read_in_steps(HttpResponseReader& reader, const std::string& text, std::size_t step) {
     reader.reset();
-    State state = State::reading;
-    for (std::size_t at = 0; at < text.size() && state == State::reading; at += step)
+    Progress state = Progress::reading;
+    for (std::size_t at = 0; at < text.size() && state == Progress::reading; at += step)
         state = reader.feed(std::string_view(text).substr(at, step));
     return state;
 }
@@ -124,7 +124,7 @@ TEST(HttpResponse, ContentLengthBodyAtEverySplit) {
     const std::string answer = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\ncontent-length: 11\r\n\r\n{\"a\": true}";
     for (std::size_t step = 1; step <= answer.size(); ++step) {
         HttpResponseReader reader(1 << 20, 16);
-        ASSERT_EQ(read_in_steps(reader, answer, step), State::done) << step;
+        ASSERT_EQ(read_in_steps(reader, answer, step), Progress::done) << step;
         EXPECT_EQ(reader.status(), 200);
         EXPECT_EQ(reader.body(), "{\"a\": true}");
         EXPECT_GE(reader.body().capacity(), reader.body().size() + 16);  // the spare bytes asked for
@@ -137,7 +137,7 @@ TEST(HttpResponse, ChunkedBodyWithExtensionsAndTrailersAtEverySplit) {
         "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5;name=x\r\nhello\r\nA\r\n, chunked!\r\n0\r\nX-T: 1\r\n\r\n";
     for (std::size_t step = 1; step <= answer.size(); ++step) {
         HttpResponseReader reader(1 << 20);
-        ASSERT_EQ(read_in_steps(reader, answer, step), State::done) << step;
+        ASSERT_EQ(read_in_steps(reader, answer, step), Progress::done) << step;
         EXPECT_EQ(reader.body(), "hello, chunked!");
         EXPECT_TRUE(reader.keep_alive());
     }
@@ -146,24 +146,24 @@ TEST(HttpResponse, ChunkedBodyWithExtensionsAndTrailersAtEverySplit) {
 TEST(HttpResponse, ConnectionRulesAndBodiesThatEndWithTheConnection) {
     HttpResponseReader reader(1 << 20);
     EXPECT_EQ(read_in_steps(reader, "HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 2\r\n\r\nno", 7),
-              State::done);
+              Progress::done);
     EXPECT_EQ(reader.status(), 404);
     EXPECT_FALSE(reader.keep_alive());
     // HTTP/1.0 without a length: the body is what comes until the node closes.
-    EXPECT_EQ(read_in_steps(reader, "HTTP/1.0 200 OK\r\n\r\n<html>", 3), State::reading);
-    EXPECT_EQ(reader.end_of_input(), State::done);
+    EXPECT_EQ(read_in_steps(reader, "HTTP/1.0 200 OK\r\n\r\n<html>", 3), Progress::reading);
+    EXPECT_EQ(reader.end_of_input(), Progress::done);
     EXPECT_EQ(reader.body(), "<html>");
     EXPECT_FALSE(reader.keep_alive());
     EXPECT_EQ(read_in_steps(reader, "HTTP/1.0 200 OK\r\nConnection: keep-alive\r\nContent-Length: 0\r\n\r\n", 5),
-              State::done);
+              Progress::done);
     EXPECT_TRUE(reader.keep_alive());
     // 100 Continue goes before the answer; 204 has no body.
-    EXPECT_EQ(read_in_steps(reader, "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 204 No Content\r\n\r\n", 4), State::done);
+    EXPECT_EQ(read_in_steps(reader, "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 204 No Content\r\n\r\n", 4), Progress::done);
     EXPECT_EQ(reader.status(), 204);
     // Bytes after the answer: the connection is not used again.
-    EXPECT_EQ(reader.feed(""), State::done);
+    EXPECT_EQ(reader.feed(""), Progress::done);
     reader.reset();
-    EXPECT_EQ(reader.feed("HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\nxHTTP/1.1"), State::done);
+    EXPECT_EQ(reader.feed("HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\nxHTTP/1.1"), Progress::done);
     EXPECT_FALSE(reader.keep_alive());
 }
 
@@ -183,40 +183,40 @@ TEST(HttpResponse, BadAnswersFailWithAReason) {
     };
     for (const auto& [answer, why] : cases) {
         HttpResponseReader reader(1024);
-        EXPECT_EQ(read_in_steps(reader, answer, 1), State::failed) << answer;
+        EXPECT_EQ(read_in_steps(reader, answer, 1), Progress::failed) << answer;
         EXPECT_EQ(reader.error(), why) << answer;
         EXPECT_FALSE(reader.keep_alive());
     }
     HttpResponseReader chunks(8);
     EXPECT_EQ(read_in_steps(chunks, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n9\r\n123456789\r\n", 4),
-              State::failed);
+              Progress::failed);
     EXPECT_TRUE(chunks.too_large());
     HttpResponseReader endless(1 << 20);
-    EXPECT_EQ(read_in_steps(endless, "HTTP/1.1 200 OK\r\nX: " + std::string(70 << 10, 'a'), 4096), State::failed);
+    EXPECT_EQ(read_in_steps(endless, "HTTP/1.1 200 OK\r\nX: " + std::string(70 << 10, 'a'), 4096), Progress::failed);
     EXPECT_EQ(endless.error(), "the answer's headers exceed 64 KiB");
     // HTTP/0.9: the body straight away, no status line; said at its first bytes,
     // not after 64 KiB of "headers".
     HttpResponseReader old_http(1 << 20);
     EXPECT_EQ(read_in_steps(old_http, "{\"schema_version\": 1, \"pad\": \"" + std::string(70 << 10, 'a'), 4096),
-              State::failed);
+              Progress::failed);
     EXPECT_EQ(old_http.error(), "not an HTTP answer: no status line (an HTTP/0.9 server, or not HTTP at all)");
     HttpResponseReader cut(1 << 20);
-    EXPECT_EQ(read_in_steps(cut, "HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc", 100), State::reading);
-    EXPECT_EQ(cut.end_of_input(), State::failed);
+    EXPECT_EQ(read_in_steps(cut, "HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc", 100), Progress::reading);
+    EXPECT_EQ(cut.end_of_input(), Progress::failed);
     EXPECT_EQ(cut.error(), "the node closed the connection in the middle of its answer");
     cut.reset();
     EXPECT_FALSE(cut.started());
-    EXPECT_EQ(cut.end_of_input(), State::failed);
+    EXPECT_EQ(cut.end_of_input(), Progress::failed);
     EXPECT_EQ(cut.error(), "the node closed the connection without answering");
 }
 
 TEST(HttpResponse, HeadOnlyAnswersAndTheETag) {
     HttpResponseReader reader(1 << 20);
     reader.reset({}, true);  // a proxy's 200 to CONNECT: no body, whatever follows is the tunnel's
-    EXPECT_EQ(reader.feed("HTTP/1.1 200 Connection established\r\n\r\n"), State::done);
+    EXPECT_EQ(reader.feed("HTTP/1.1 200 Connection established\r\n\r\n"), Progress::done);
     EXPECT_EQ(reader.status(), 200);
     reader.reset();
-    EXPECT_EQ(reader.feed("HTTP/1.1 304 Not Modified\r\nETag: \"7-3\"\r\nContent-Length: 900\r\n\r\n"), State::done);
+    EXPECT_EQ(reader.feed("HTTP/1.1 304 Not Modified\r\nETag: \"7-3\"\r\nContent-Length: 900\r\n\r\n"), Progress::done);
     EXPECT_EQ(reader.status(), 304);
     EXPECT_EQ(reader.etag(), "\"7-3\"");
     EXPECT_TRUE(reader.body().empty());

@@ -77,10 +77,10 @@ public:
     // Requests still out (slow servers), for tests and the status line.
     std::size_t in_flight() const;
 
-    struct State;
+    struct Shared;  // what the calls share: channels or listener, epoll set, TLS
 
 private:
-    std::unique_ptr<State> state_;
+    std::unique_ptr<Shared> state_;
 };
 
 // The proxy for `target` from http_proxy / https_proxy / HTTPS_PROXY and no_proxy /

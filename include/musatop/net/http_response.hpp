@@ -12,7 +12,7 @@ namespace musatop::net {
 
 class HttpResponseReader {
 public:
-    enum class State { reading, done, failed };
+    enum class Progress { reading, done, failed };
 
     // `spare_bytes`: capacity kept free after a body of known length, for a reader
     // that reads the text where it lies (the JSON reader's padding).
@@ -22,11 +22,11 @@ public:
     // Starts a new response; `body` lends its buffer (capacity kept) to the next body.
     // `head_only`: the answer has no body whatever it says (to HEAD or CONNECT).
     void reset(std::string body = {}, bool head_only = false);
-    State feed(std::string_view bytes);
+    Progress feed(std::string_view bytes);
     // The connection ended: completes a body framed by the connection's end.
-    State end_of_input();
+    Progress end_of_input();
 
-    State state() const { return state_; }
+    Progress state() const { return state_; }
     bool started() const { return started_; }  // any byte of the response arrived
     long status() const { return status_; }
     bool keep_alive() const { return keep_alive_; }
@@ -37,17 +37,17 @@ public:
 
 private:
     enum class Part { status_line, headers, body_length, body_until_end, chunk_size, chunk_data, chunk_end, trailers };
-    State fail(std::string why);
-    State exceeded();
+    Progress fail(std::string why);
+    Progress exceeded();
     bool line(std::string& out, std::string_view& bytes);
-    State header(std::string_view text);
-    State after_headers();
+    Progress header(std::string_view text);
+    Progress after_headers();
     bool append(std::string_view bytes);
 
     std::size_t max_body_;
     std::size_t spare_;
     bool head_only_ = false;
-    State state_ = State::reading;
+    Progress state_ = Progress::reading;
     Part part_ = Part::status_line;
     bool started_ = false;
     long status_ = 0;

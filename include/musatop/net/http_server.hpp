@@ -68,11 +68,11 @@ public:
     // each of which also watches `stop_fd`, to end.
     void run(int stop_fd);
 
-    struct State;
+    struct Shared;  // what the calls share: channels or listener, epoll set, TLS
 
 private:
-    explicit HttpServer(std::unique_ptr<State> state);
-    std::unique_ptr<State> state_;
+    explicit HttpServer(std::unique_ptr<Shared> state);
+    std::unique_ptr<Shared> state_;
 };
 
 // The bytes of a response head; `body_bytes` for Content-Length.
