@@ -77,7 +77,7 @@ public:
     // Requests still out (slow servers), for tests and the status line.
     std::size_t in_flight() const;
 
-    struct Shared;  // what the calls share: channels or listener, epoll set, TLS
+    struct Shared;  // what the calls share: the channels, the epoll set, TLS
 
 private:
     std::unique_ptr<Shared> state_;

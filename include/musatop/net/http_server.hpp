@@ -68,7 +68,7 @@ public:
     // each of which also watches `stop_fd`, to end.
     void run(int stop_fd);
 
-    struct Shared;  // what the calls share: channels or listener, epoll set, TLS
+    struct Shared;  // what the threads share: the listener, the routes, the connections
 
 private:
     explicit HttpServer(std::unique_ptr<Shared> state);
