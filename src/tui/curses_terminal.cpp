@@ -37,7 +37,11 @@ std::optional<Key> map_key(int status, wint_t value) {
             case KEY_BACKSPACE: return Key{KeyKind::backspace};
             case KEY_BTAB: return Key{KeyKind::back_tab};
             case KEY_RESIZE: return Key{KeyKind::resize};
-            default: return value == static_cast<wint_t>(KEY_F(5)) ? Key{KeyKind::refresh} : Key{KeyKind::other};
+            default:
+                if (value == static_cast<wint_t>(KEY_F(5))) return Key{KeyKind::refresh};
+                for (int n = 1; n <= 12; ++n)  // htop's and nvtop's F1 help, F3 search, F6 sort, F9 kill, F10 quit
+                    if (value == static_cast<wint_t>(KEY_F(n))) return Key::function(n);
+                return Key{KeyKind::other};
         }
     }
     switch (value) {

@@ -336,6 +336,24 @@ TEST(TuiTerminate, YesSendsSigtermToTheRealProcess) {
     quit_and_check_terminal(tui);
 }
 
+// htop's F9 asks the same question as k, and F10 quits like q.
+TEST(TuiTerminate, FunctionKeysConfirmLikeTheLettersAndF10Quits) {
+    Scenario scenario;
+    SleepChild child;
+    eight_gpus(scenario, {{0, child.pid(), "/usr/bin/sleep", 500}});
+    TmuxSession tui(scenario, {"--interval", "0.2"}, 80, 24);
+    ASSERT_TRUE(tui.wait_for(" sleep 300"));
+    tui.keys({"F9"});
+    ASSERT_TRUE(tui.wait_for("Terminate this process with SIGTERM?")) << tui.screen();
+    tui.keys({"n"});
+    ASSERT_TRUE(tui.wait_for_absent("Terminate this process with SIGTERM?"));
+    EXPECT_EQ(::kill(child.pid(), 0), 0);  // still alive: "no" was the answer
+    tui.keys({"F10"});
+    ASSERT_TRUE(tui.wait_for_exit());
+    EXPECT_EQ(tui.exit_code(), 0);
+    EXPECT_EQ(tui.stty_after(), tui.stty_before());
+}
+
 TEST(TuiTerminate, DefaultIsNoAndStaleIdentityIsRefused) {
     Scenario scenario;
     SleepChild child;

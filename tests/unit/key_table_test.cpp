@@ -110,3 +110,16 @@ TEST(KeyTable, EveryActionChangesSomethingOrHasAnEffect) {
         }
     }
 }
+
+// htop's and nvtop's function keys do what their letters do (F9 opens the same
+// confirmation as k), on live data and in a replay alike.
+TEST(KeyTable, FunctionKeysAreTheLetterKeysOfHtopAndNvtop) {
+    EXPECT_EQ(action_for(Key::function(1)), Action::help);
+    EXPECT_EQ(action_for(Key::function(3)), Action::search);
+    EXPECT_EQ(action_for(Key::function(6)), Action::sort_next);
+    EXPECT_EQ(action_for(Key::function(9)), Action::terminate);
+    EXPECT_EQ(action_for(Key::function(9), true), Action::terminate);  // refused there, with the reason
+    EXPECT_EQ(action_for(Key::function(10)), Action::quit);
+    EXPECT_EQ(action_for(Key::function(2)), Action::none);
+    EXPECT_EQ(action_for(Key::character(10)), Action::none);  // a character 10 is not F10
+}

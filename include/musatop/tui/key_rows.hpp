@@ -35,6 +35,7 @@ struct KeyRow {
 
 constexpr Key ch(char32_t c) { return Key{KeyKind::character, c}; }
 constexpr Key kind(KeyKind k) { return Key{k, 0}; }
+constexpr Key fn(int number) { return Key{KeyKind::function, static_cast<char32_t>(number)}; }
 
 template <typename Action>
 bool in_scope(const KeyRow<Action>& row, bool replay) {
@@ -47,7 +48,7 @@ Action action_in(std::span<const KeyRow<Action>> rows, const Key& key, bool repl
         if (!in_scope(row, replay)) continue;
         for (const auto& binding : row.bindings)
             if (binding.action != Action::none && binding.key.kind == key.kind &&
-                (key.kind != KeyKind::character || binding.key.ch == key.ch))
+                ((key.kind != KeyKind::character && key.kind != KeyKind::function) || binding.key.ch == key.ch))
                 return binding.action;
     }
     return Action::none;

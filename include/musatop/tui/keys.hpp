@@ -8,7 +8,7 @@ namespace musatop::tui {
 
 enum class KeyKind {
     character, up, down, left, right, page_up, page_down, home, end, enter, escape, backspace, tab, back_tab, refresh, resize,
-    interrupt, redraw, mouse, other
+    interrupt, redraw, mouse, function, other  // function: F1-F12 (ch holds the number; F5 is refresh)
 };
 
 // What a mouse report (SGR 1006) says happened; modifiers are ignored.
@@ -21,6 +21,7 @@ struct Key {
     int row = 0, column = 0;                // for KeyKind::mouse, from 0
 
     static Key character(char32_t c) { return Key{KeyKind::character, c}; }
+    static Key function(int number) { return Key{KeyKind::function, static_cast<char32_t>(number)}; }
     bool is(char32_t c) const { return kind == KeyKind::character && ch == c; }
 };
 

@@ -12,9 +12,9 @@ enum class Do { none, quit, help, up, down, page_up, page_down, first, last, ope
 
 // Footer order first, then the keys only the help dialog names.
 constexpr std::array<KeyRow<Do>, 11> kKeys = {{
-    {"q", "q quit", true, "quit (Ctrl-C too).",
-     {{{ch('q'), Do::quit}, {ch('Q'), Do::quit}, {kind(KeyKind::interrupt), Do::quit}}}},
-    {"?", "? help", true, "this help.", {{{ch('?'), Do::help}}}},
+    {"q", "q quit", true, "quit (Ctrl-C and F10 too).",
+     {{{ch('q'), Do::quit}, {ch('Q'), Do::quit}, {kind(KeyKind::interrupt), Do::quit}, {fn(10), Do::quit}}}},
+    {"?", "? help", true, "this help (F1 too).", {{{ch('?'), Do::help}, {fn(1), Do::help}}}},
     {"Up / Down", "Up/Dn node", false, "select the previous / next node.",
      {{{kind(KeyKind::up), Do::up}, {kind(KeyKind::back_tab), Do::up}, {kind(KeyKind::down), Do::down},
        {kind(KeyKind::tab), Do::down}}}},
@@ -25,12 +25,14 @@ constexpr std::array<KeyRow<Do>, 11> kKeys = {{
      {{{kind(KeyKind::enter), Do::open}}}},
     {"n", "n nodes", true, "edit the node filter: names, gpu[01-04], gpu*, comma-separated; empty shows all.",
      {{{ch('n'), Do::nodes}}}},
-    {"/", "/ find", false, "search PIDs, GPU indices, users, commands and jobs on every node.", {{{ch('/'), Do::search}}}},
-    {"s / S", "s/S sort", false, "next sort field / reverse the order of the process table.",
-     {{{ch('s'), Do::sort}, {ch('S'), Do::reverse}}}},
+    {"/", "/ find", false, "search PIDs, GPU indices, users, commands and jobs on every node (F3 too).",
+     {{{ch('/'), Do::search}, {fn(3), Do::search}}}},
+    {"s / S", "s/S sort", false, "next sort field (F6 too) / reverse the order of the process table.",
+     {{{ch('s'), Do::sort}, {ch('S'), Do::reverse}, {fn(6), Do::sort}}}},
     {"r / F5", "r refresh", false, "ask every node now.",
      {{{ch('r'), Do::refresh}, {ch('R'), Do::refresh}, {kind(KeyKind::refresh), Do::refresh}}}},
-    {"k", "", false, "refused: the processes of remote nodes are read-only here.", {{{ch('k'), Do::kill}}}},
+    {"k", "", false, "refused: the processes of remote nodes are read-only here (F9 too).",
+     {{{ch('k'), Do::kill}, {fn(9), Do::kill}}}},
 }};
 
 // The first line of the selected node inside the node area.
