@@ -99,7 +99,7 @@ int run_cluster_screen(const Options& options, std::unique_ptr<cluster::ClusterS
     settings.nodes = nodes;
     settings.ascii = options.ascii;
     std::ostringstream every;
-    every << "every " << options.interval_seconds << " s";
+    every << "from the nodes, every " << options.interval_seconds << " s";
     settings.refresh_note = every.str();
     settings.node_screen = screen_settings(options, std::nullopt);
     return tui::run_cluster_tui(settings, sampler);
@@ -135,7 +135,7 @@ int run_prometheus(const Options& options, const cluster::NodeFilter& filter, bo
         screen.filter = options.filter;
         screen.nodes = filter;
         screen.ascii = options.ascii;
-        screen.refresh_note = "from Prometheus: the data changes once per scrape interval";
+        screen.refresh_note = "from Prometheus: the data changes once per scrape interval";  // said once (it read "prometheus from Prometheus")
         screen.node_screen = screen_settings(options, std::nullopt);
         return tui::run_cluster_tui(screen, sampler);
     }

@@ -203,6 +203,10 @@ void declare_subcommands(CLI::App& app, RawFlags& raw) {
         "--container, --sort, --reverse and --demo as described in 'musatop --help'.\n"
         "It listens on loopback unless --listen says otherwise, and stops on SIGTERM,\n"
         "SIGINT, SIGHUP or SIGQUIT (exit 0).");
+    raw.record->footer(
+        "The recorder also takes --interval (one snapshot each), --demo, --gmi, --timeout, --gpu,\n"
+        "--pid, --user, --job and --container as described in 'musatop --help'; the filters\n"
+        "choose what is kept. It stops on SIGINT, SIGTERM, SIGHUP or SIGQUIT with the file whole.");
 
 }
 

@@ -10,6 +10,14 @@ const char* python_bool(bool value) { return value ? "True" : "False"; }
 
 std::string python_time(const std::optional<WallTime>& time) { return time ? format_iso8601(*time) : "None"; }
 
+// The STALE line's Python spellings (True, None) are the reference's; this says
+// the same in words for a reader who does not know them.
+std::string stale_in_words(const char* what, bool stale, const std::optional<WallTime>& last_good) {
+    if (!stale) return std::string("the ") + what + " are current";
+    if (!last_good) return std::string("the ") + what + " could not be read";
+    return std::string("the ") + what + " are the last good ones, from " + format_iso8601(*last_good);
+}
+
 std::string power_text(const Device& d) {
     return format_number(d.power_draw_w, "W") + "/" + format_number(d.power_limit_w, "W");
 }
@@ -67,6 +75,9 @@ std::string render_text(const Snapshot& s) {
              ", processes=" + python_bool(s.processes_stale) +
              "; last successful samples: " + python_time(s.devices_sampled_at) + ", " +
              python_time(s.processes_sampled_at));
+    if (s.any_stale())
+        line("NOTE: stale data: " + stale_in_words("GPU readings", s.devices_stale, s.devices_sampled_at) + "; " +
+             stale_in_words("process rows", s.processes_stale, s.processes_sampled_at) + ".");
     if (s.is_demo()) line("NOTE: DEMO DATA: synthetic GPUs and processes from musatop --demo; no GPU was queried.");
     if (s.device_source_reason) line("NOTE: " + sanitize(*s.device_source_reason));
     if (s.processes_unverified_reason) line("NOTE: " + sanitize(*s.processes_unverified_reason));

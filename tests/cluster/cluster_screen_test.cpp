@@ -67,6 +67,19 @@ std::string draw(const cluster::ClusterSnapshot& cluster, ClusterUiState& state,
 
 }  // namespace
 
+// Line 2 says where the data comes from once ("prometheus from Prometheus" was
+// the origin's name and the note one after the other).
+TEST(ClusterScreen, TheSecondLineSaysWhereTheDataComesFromOnce) {
+    auto cluster = make_cluster(3, 2);
+    cluster.source = cluster::ClusterOrigin::prometheus;
+    ClusterUiState state;
+    Canvas canvas(120, 30);
+    ClusterScreenInput in{&cluster, &state, false, "musatop", "from Prometheus: the data changes once per scrape interval", {}};
+    draw_cluster_screen(canvas, in);
+    EXPECT_EQ(canvas.row_text(1).rfind("from Prometheus: the data changes once per scrape interval", 0), 0u)
+        << canvas.row_text(1);
+}
+
 TEST(ClusterScreen, EverySizeFrom60x12FitsAndTooSmallSaysSo) {
     const auto cluster = make_cluster(12, 8);
     for (int width = 40; width <= 220; width += 7)

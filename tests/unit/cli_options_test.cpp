@@ -77,3 +77,15 @@ TEST(CliOptions, HelpAndVersionExitZero) {
     EXPECT_NE(result.stdout_text.find("--interval"), std::string::npos);
     EXPECT_NE(result.stdout_text.find("--demo"), std::string::npos);
 }
+
+// `record --help` says which of the main flags the recorder takes (a new user
+// could not tell that --demo and --interval apply).
+TEST(CliOptions, RecordHelpNamesTheMainFlagsItTakes) {
+    const auto help = parse({"record", "--help"}).stdout_text;
+    for (const char* flag : {"--interval", "--demo", "--gmi", "--gpu", "SIGQUIT"})
+        EXPECT_NE(help.find(flag), std::string::npos) << flag;
+    const auto parsed = parse({"record", "r.rec", "--demo", "--interval", "0.5"});
+    EXPECT_FALSE(parsed.exit_code);
+    EXPECT_TRUE(parsed.options.demo);
+    EXPECT_EQ(parsed.options.interval_seconds, 0.5);
+}

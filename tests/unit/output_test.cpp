@@ -109,6 +109,7 @@ TEST(TextOutput, LinesMatchTheReferenceLayout) {
         "GPU  PID      USER          GPU MEM    CPU%    RSS       TIME       COMMAND\n"
         "0    1788     root            111MiB    N/A      2MiB   00:00:00  sleep 300 [2J\n"
         "STALE: devices=False, processes=True; last successful samples: 2026-12-02T14:05:11.000000+00:00, None\n"
+        "NOTE: stale data: the GPU readings are current; the process rows could not be read.\n"
         "NOTE: MUSA Toolkit: No MUSA Toolkit installation found\n"
         "NOTE: GPU 3 power limit unavailable from GMI; power draw is a separate reading. See power_limit_reason in "
         "--json.\n"
@@ -126,6 +127,11 @@ TEST(TextOutput, EmptyAndUnavailableMessages) {
     EXPECT_NE(text.find("\nDevice data unavailable.\n"), std::string::npos);
     EXPECT_NE(text.find("\nProcess data unavailable.\n"), std::string::npos);
     EXPECT_NE(text.find("STALE: devices=True, processes=True; last successful samples: None, None"), std::string::npos);
+    EXPECT_NE(text.find("NOTE: stale data: the GPU readings could not be read; the process rows could not be read."),
+              std::string::npos);
+    s.devices_sampled_at = WallTime(std::chrono::seconds(1796220311));
+    EXPECT_NE(render_text(s).find("the GPU readings are the last good ones, from 2026-12-02T14:05:11.000000+00:00;"),
+              std::string::npos);
 }
 
 TEST(TextOutput, EveryExternalFieldIsSanitised) {

@@ -171,7 +171,7 @@ ClusterGeometry draw_cluster_screen(Canvas& canvas, const ClusterScreenInput& in
         // process table all read these.
         const auto views = node_views(nodes, state.filter);
         canvas.put(0, 0, in.title + " cluster | " + totals(nodes, views), kBold);
-        canvas.put(1, 0, std::string(cluster::origin_name(in.cluster->source)) + " " + in.refresh_note +
+        canvas.put(1, 0, in.refresh_note +
                              (state.nodes.empty() ? "" : " | -n " + sanitize(state.nodes.text())) +
                              (state.filter.users.empty() ? "" : " | user " + sanitize(state.filter.users.front())),
                    kDim);
