@@ -65,7 +65,7 @@ TEST(TuiLayout, At80x24) {
     EXPECT_EQ(lines[12], "├5m─────────────3m────0%───────1m───now┼5m─────────────3m────0%───────1m───now┤");
     EXPECT_TRUE(has(lines[16], "RAM Now") && has(lines[16], "| 5 min peaks") && has(lines[16], "UTIL Now 25% 100%"));
     EXPECT_EQ(lines[17], "Processes 12 | sort=gpu_memory");
-    EXPECT_EQ(lines[18], " GPU     PID USER        GPU MEM   CPU%      RSS     TIME COMMAND");
+    EXPECT_EQ(lines[18], " GPU     PID USER        GPU MEM   CPU%      RSS     TIME COMMAND       ▼9 more");
     EXPECT_TRUE(has(lines[19], "1000") && has(lines[21], "1002"));
     EXPECT_FALSE(has(tui.screen(), " 1003 "));
     EXPECT_EQ(lines[23], "q quit ? help g/G GPU h trend s/S sort / find r refresh k term Enter info");
@@ -103,7 +103,7 @@ TEST(TuiLayout, NarrowHidesNamesAndHostPanel) {
     EXPECT_EQ(lines[4], "  0 ██        25% ▏          2%     2.0/80.0GiB  40C   120/300");
     EXPECT_EQ(lines[8].rfind("┌ Trend ALL 8 VRAM Now 2% 100% ─", 0), 0u);
     EXPECT_FALSE(has(tui.screen(), "CPU Now"));
-    EXPECT_EQ(lines[18], " GPU     PID USER        GPU MEM COMMAND");
+    EXPECT_EQ(lines[18], " GPU     PID USER        GPU MEM COMMAND                               ▼9 more");
     EXPECT_EQ(lines[23], "q quit ? help g/G GPU h trend / find k term Enter info");
     tui.resize(60, 18);
     ASSERT_TRUE(tui.wait_for("GPUs 1-2/8"));

@@ -69,7 +69,7 @@ struct ScreenFrame {
     ScreenGeometry geometry;
 };
 
-inline void draw(ScreenFrame& f, int width, int height) {
+inline void draw(ScreenFrame& f, int width, int height, bool ascii = false) {
     f.view = apply_view(f.unfiltered, effective_filter(f.state));
     f.canvas = Canvas(width, height);
     ScreenInput in;
@@ -80,6 +80,7 @@ inline void draw(ScreenFrame& f, int width, int height) {
     in.now_second = 1000;
     in.now = musatop::testing::mono(1000);
     in.title = "musatop 0.2.1";
+    in.ascii = ascii;
     f.geometry = draw_screen(f.canvas, in);
 }
 

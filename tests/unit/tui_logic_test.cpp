@@ -50,7 +50,8 @@ TEST(Screen, Reference80x24) {
     EXPECT_EQ(c.row_text(15), "│                                      │⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿│");
     EXPECT_EQ(c.row_text(16), "└ RAM Now 12% 100% | 5 min peaks ──────┴ UTIL Now 25% 100% ───────────────────┘");
     EXPECT_EQ(c.row_text(17), "Processes 12 | sort=gpu_memory");
-    EXPECT_EQ(c.row_text(18), " GPU     PID USER        GPU MEM   CPU%      RSS     TIME COMMAND");
+    // Rows hidden below the page are counted at the header's right (issue 25 #8).
+    EXPECT_EQ(c.row_text(18), " GPU     PID USER        GPU MEM   CPU%      RSS     TIME COMMAND       ▼9 more");
     EXPECT_EQ(c.row_text(19).substr(0, 79).size(), c.row_text(19).size());
     EXPECT_EQ(c.row_text(19).rfind("   0    1000 test-user      12MiB      0     1MiB 00:02:00 python workload_0.py", 0), 0u);
     EXPECT_EQ(c.row_text(21).rfind("   2    1002", 0), 0u);
@@ -69,7 +70,7 @@ TEST(Screen, Reference60x18) {
     // 57 cells = 114 samples: the oldest second lands in sample column 1.
     EXPECT_EQ(f.canvas.row_text(7).substr(0, 9), "│⢀⣀");
     EXPECT_EQ(f.canvas.row_text(12), "└ UTIL Now 25% 100% | 5 min peaks ────────────────────────┘");
-    EXPECT_EQ(f.canvas.row_text(14), " GPU     PID USER        GPU MEM COMMAND");
+    EXPECT_EQ(f.canvas.row_text(14), " GPU     PID USER        GPU MEM COMMAND           ▼11 more");
     EXPECT_EQ(f.canvas.row_text(15), "   0    1000 test-user      12MiB python workload_0.py --lo");
     EXPECT_EQ(f.geometry.process_page_size, 1);
 }
@@ -259,4 +260,17 @@ TEST(LineEditorTest, EditsAcceptsCancelsAndIgnores) {
     EXPECT_EQ(time.apply(Key::character(U'é')), EditResult::ignored);
     EXPECT_EQ(time.apply(Key::character(U'+')), EditResult::edited);
     EXPECT_EQ(time.text, "+");
+}
+
+// Rows hidden above and below the page are counted, in ASCII too; none when all show.
+TEST(Screen, HiddenRowsAboveAndBelowAreCounted) {
+    ScreenFrame f = reference_frame(80, 24);
+    f.state.process_offset = 2;
+    draw(f, 80, 24);
+    EXPECT_NE(f.canvas.row_text(18).find("▲2 ▼7 more"), std::string::npos) << f.canvas.row_text(18);
+    draw(f, 80, 24, true);
+    EXPECT_NE(f.canvas.row_text(18).find("^2 v7 more"), std::string::npos) << f.canvas.row_text(18);
+    f.state.process_offset = 0;
+    draw(f, 80, 60);
+    for (int r = 0; r < f.canvas.height(); ++r) EXPECT_EQ(f.canvas.row_text(r).find(" more"), std::string::npos) << r;
 }

@@ -25,6 +25,16 @@ std::string title_text(const ScreenInput& in) {
 
 constexpr int kJobWidth = 12;
 
+// "▲3 ▼12 more" at the right of the column header when rows are hidden above or
+// below the page (short enough for the full header at 80 columns); empty when
+// every row is shown.
+std::string hidden_rows_text(int above, int below, bool ascii) {
+    std::string text;
+    if (above > 0) text += (ascii ? "^" : "\u25B2") + std::to_string(above);
+    if (below > 0) text += (text.empty() ? "" : " ") + std::string(ascii ? "v" : "\u25BC") + std::to_string(below);
+    return text.empty() ? text : text + " more";
+}
+
 std::string row_text(const GpuProcess& p, bool compact, bool job_column) {
     std::string text = " " + pad_left(std::to_string(p.device_index), 3) + " " + pad_left(std::to_string(p.pid), 7) +
                        " " + fit_right(sanitize_or_na(p.username), 10) + " " + pad_left(format_bytes(p.gpu_memory_bytes), 9) +
@@ -55,6 +65,11 @@ void draw_process_block(Canvas& canvas, int top, const ScreenInput& in, const Sc
     const UiState& state = *in.state;
     const int count = static_cast<int>(rows.size());
     const int offset = std::clamp(state.process_offset, 0, std::max(0, count - g.process_page_size));
+    const std::string hidden =
+        hidden_rows_text(offset, std::max(0, count - offset - g.process_page_size), in.ascii);
+    const int hidden_width = display_width(hidden);
+    if (!hidden.empty() && display_width(header) + 2 + hidden_width < canvas.width())  // the last column stays free
+        canvas.put(top + 1, canvas.width() - 1 - hidden_width, hidden, Style{Color::none, 0, false, false, false, true});
     const bool stale = in.unfiltered->processes_stale;
     for (int i = 0; i < g.process_page_size && offset + i < count; ++i) {
         const int index = offset + i;
