@@ -1,6 +1,7 @@
 #include "musatop/tui/controller.hpp"
 
 #include <algorithm>
+#include <limits>
 
 #include "musatop/model/history.hpp"
 #include "musatop/model/process_identity.hpp"
@@ -71,8 +72,12 @@ Effect handle_modal_key(UiState& state, const Key& key, const ScreenContext& con
     switch (key.kind) {
         case KeyKind::up: state.modal_scroll = std::max(0, state.modal_scroll - 1); return Effect::redraw;
         case KeyKind::down: ++state.modal_scroll; return Effect::redraw;
-        case KeyKind::page_up: state.modal_scroll = std::max(0, state.modal_scroll - 5); return Effect::redraw;
-        case KeyKind::page_down: state.modal_scroll += 5; return Effect::redraw;
+        case KeyKind::page_up:
+            state.modal_scroll = std::max(0, state.modal_scroll - context.modal_page_size);
+            return Effect::redraw;
+        case KeyKind::page_down: state.modal_scroll += context.modal_page_size; return Effect::redraw;
+        case KeyKind::home: state.modal_scroll = 0; return Effect::redraw;
+        case KeyKind::end: state.modal_scroll = std::numeric_limits<int>::max() / 2; return Effect::redraw;  // clamped when drawn
         default: break;
     }
     const bool closes = key.kind == KeyKind::enter || key.kind == KeyKind::escape || key.is('q') || key.is('Q');

@@ -63,6 +63,6 @@ Action action_for(const Key& key, bool replay) { return action_in(key_table(), k
 
 std::string footer_text(bool wide, bool replay) { return footer_of(key_table(), wide, replay); }
 
-std::vector<std::string> key_help_lines() { return help_of(key_table()); }
+std::vector<std::string> key_help_lines(bool replay) { return help_of(key_table(), replay); }
 
 }  // namespace musatop::tui

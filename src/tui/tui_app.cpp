@@ -173,6 +173,7 @@ private:
         const ScreenGeometry geometry = draw_screen(canvas, input);
         state_.device_offset = geometry.device_offset;
         state_.modal_scroll = geometry.modal_scroll;
+        context_.modal_page_size = std::max(1, canvas.height() - 3);  // as draw_modal pages
         context_.process_page_size = geometry.process_page_size;
         context_.device_page_size = geometry.layout.device_page_size;
         context_.regions = mouse_regions(geometry);

@@ -123,3 +123,18 @@ TEST(KeyTable, FunctionKeysAreTheLetterKeysOfHtopAndNvtop) {
     EXPECT_EQ(action_for(Key::function(2)), Action::none);
     EXPECT_EQ(action_for(Key::character(10)), Action::none);  // a character 10 is not F10
 }
+
+// The help dialog lists the keys of the screen it is on first: on live data the
+// replay keys come last, in a replay first.
+TEST(KeyTable, HelpListsThisScreensKeysFirst) {
+    const auto live = help_lines(false);
+    const auto replay = help_lines(true);
+    ASSERT_FALSE(live.empty());
+    EXPECT_EQ(live.front().rfind("q: ", 0), 0u) << live.front();
+    std::size_t first_replay_line = live.size();
+    for (std::size_t i = 0; i < live.size(); ++i)
+        if (live[i].find(": replay:") != std::string::npos) first_replay_line = std::min(first_replay_line, i);
+    for (std::size_t i = first_replay_line; i < live.size() && !live[i].empty(); ++i)
+        EXPECT_NE(live[i].find("replay"), std::string::npos) << live[i];  // after the first, only replay keys
+    EXPECT_NE(replay[1].find(": replay:"), std::string::npos) << replay[1];
+}

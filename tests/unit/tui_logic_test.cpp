@@ -274,3 +274,28 @@ TEST(Screen, HiddenRowsAboveAndBelowAreCounted) {
     draw(f, 80, 60);
     for (int r = 0; r < f.canvas.height(); ++r) EXPECT_EQ(f.canvas.row_text(r).find(" more"), std::string::npos) << r;
 }
+
+// In a dialog PgUp/PgDn move by the dialog's page, Home and End go to the ends.
+TEST(Controller, DialogsPageByTheirPageAndHomeEndGoToTheEnds) {
+    ScreenFrame f = reference_frame(80, 24);
+    auto context = context_of(f);
+    context.modal_page_size = 21;
+    handle_key(f.state, Key::character('?'), context);
+    ASSERT_EQ(f.state.modal, Modal::help);
+    handle_key(f.state, Key{KeyKind::page_down}, context);
+    EXPECT_EQ(f.state.modal_scroll, 21);
+    handle_key(f.state, Key{KeyKind::page_up}, context);
+    EXPECT_EQ(f.state.modal_scroll, 0);
+    handle_key(f.state, Key{KeyKind::end}, context);
+    draw(f, 80, 24);  // the end is where the dialog's last line shows
+    const int last = f.state.modal_scroll;
+    EXPECT_GT(last, 0);
+    const std::string lines = f.canvas.row_text(22);  // "Lines 3-23/23": the last line shown is the last
+    const auto dash = lines.find('-'), slash = lines.find('/');
+    ASSERT_EQ(lines.rfind("Lines ", 0), 0u) << lines;
+    ASSERT_NE(slash, std::string::npos) << lines;
+    EXPECT_EQ(lines.substr(dash + 1, slash - dash - 1), lines.substr(slash + 1, lines.find_last_not_of(' ') - slash))
+        << lines;
+    handle_key(f.state, Key{KeyKind::home}, context);
+    EXPECT_EQ(f.state.modal_scroll, 0);
+}

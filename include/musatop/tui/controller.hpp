@@ -33,6 +33,7 @@ struct ScreenContext {
     int process_page_size = 1;
     int device_page_size = 1;
     int help_line_count = 0;
+    int modal_page_size = 1;  // the lines a dialog shows at once: PgUp/PgDn move by this
     bool replay = false;  // the keys of a replay apply
     MonoTime now{};  // for message expiry
     ScreenRegions regions;

@@ -66,12 +66,15 @@ std::string footer_of(std::span<const KeyRow<Action>> rows, bool wide, bool repl
     return footer;
 }
 
-// "keys: help" for every row that has help, in row order.
+// "keys: help" for every row that has help: the rows that work on this screen
+// first (live data or a replay), then the others, each in row order.
 template <typename Action>
-std::vector<std::string> help_of(std::span<const KeyRow<Action>> rows) {
+std::vector<std::string> help_of(std::span<const KeyRow<Action>> rows, bool replay = false) {
     std::vector<std::string> lines;
-    for (const auto& row : rows)
-        if (!row.help.empty()) lines.push_back(std::string(row.keys) + ": " + std::string(row.help));
+    for (const bool here : {true, false})
+        for (const auto& row : rows)
+            if (!row.help.empty() && in_scope(row, replay) == here)
+                lines.push_back(std::string(row.keys) + ": " + std::string(row.help));
     return lines;
 }
 

@@ -33,6 +33,6 @@ Action action_for(const Key& key, bool replay = false);
 std::string footer_text(bool wide, bool replay = false);
 
 // "keys: help" for every entry, in table order.
-std::vector<std::string> key_help_lines();
+std::vector<std::string> key_help_lines(bool replay = false);
 
 }  // namespace musatop::tui

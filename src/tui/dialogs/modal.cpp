@@ -9,8 +9,8 @@
 
 namespace musatop::tui {
 
-std::vector<std::string> help_lines() {
-    std::vector<std::string> lines = key_help_lines();
+std::vector<std::string> help_lines(bool replay) {
+    std::vector<std::string> lines = key_help_lines(replay);
     for (const char* note : {
              "",
              "UTIL and VRAM bars run from 0 to 100%; VRAM is used memory / total memory.",

@@ -19,10 +19,10 @@ void draw_waiting(Canvas& canvas, const ScreenInput& in) {
 int draw_dialog(Canvas& canvas, const ScreenInput& in) {
     const UiState& state = *in.state;
     ModalView view;
-    view.footer = "Enter / Esc / q return | Up / Down scroll";
+    view.footer = "Enter / Esc / q return | Up / Down, PgUp / PgDn, Home / End scroll";
     if (state.modal == Modal::help) {
         view.title = in.title + " help";
-        view.lines = help_lines();
+        view.lines = help_lines(in.replay);
     } else if (state.modal == Modal::gpu_details) {
         view.title = "GPU details";
         for (const auto& finding : in.unfiltered->health) view.lines.push_back("! Host: " + sanitize(finding));

@@ -10,7 +10,7 @@
 
 namespace musatop::tui {
 
-std::vector<std::string> help_lines();
+std::vector<std::string> help_lines(bool replay = false);  // the keys of this screen first
 
 // Dialogs show a command line up to this many bytes, then a marker with its size:
 // a 1 MB command line would otherwise be megabytes of wrapped rows per redraw.
