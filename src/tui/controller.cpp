@@ -32,20 +32,16 @@ void cycle_trend(UiState& state, const ScreenContext& context, int step) {
     state.trend_target = targets[static_cast<std::size_t>(((position + step) % n + n) % n)];
 }
 
+// The search filters as it is typed; Enter keeps it, Esc puts back what was there.
 Effect handle_search_key(UiState& state, const Key& key) {
-    switch (state.search_draft.apply(key)) {
-        case EditResult::accepted:
-            state.filter.search = state.search_draft.text;
-            state.search_editing = false;
-            state.selection = 0;
-            state.process_offset = 0;
-            state.selected.reset();
-            return Effect::redraw;
-        case EditResult::cancelled: state.search_editing = false; return Effect::redraw;
-        case EditResult::edited: return Effect::redraw;
-        case EditResult::ignored: return Effect::none;
-    }
-    return Effect::none;
+    const EditResult result = state.search_draft.apply(key);
+    if (result == EditResult::ignored) return Effect::none;
+    state.filter.search = result == EditResult::cancelled ? state.search_before : state.search_draft.text;
+    if (result != EditResult::edited) state.search_editing = false;
+    state.selection = 0;
+    state.process_offset = 0;
+    state.selected.reset();
+    return Effect::redraw;
 }
 
 Effect handle_time_key(UiState& state, const Key& key) {
@@ -214,6 +210,7 @@ Effect handle_key(UiState& state, const Key& key, const ScreenContext& context) 
         case Action::search:
             state.search_editing = true;
             state.search_draft.text = state.filter.search;
+            state.search_before = state.filter.search;
             break;
         case Action::replay_pause: return replay(state, replay::ReplayCommand::toggle_pause);
         case Action::replay_back: return replay(state, replay::ReplayCommand::step_back);

@@ -22,7 +22,8 @@ constexpr std::array<KeyEntry, 24> kTable = {{
      {{{ch('h'), Action::toggle_trends}}}},
     {"s / S", "s/S sort", false, "next sort field (F6 too) / reverse the order.",
      {{{ch('s'), Action::sort_next}, {ch('S'), Action::sort_reverse}, {fn(6), Action::sort_next}}}},
-    {"/", "/ find", true, "search PIDs, GPU indices, users and commands (F3 too); Enter applies, Esc cancels.",
+    {"/", "/ find", true, "search PIDs, GPU indices, users and commands as you type (F3 too); Enter keeps it, Esc puts "
+     "back the old one; Ctrl-U clears, Ctrl-W takes a word.",
      {{{ch('/'), Action::search}, {fn(3), Action::search}}}},
     {"r / F5", "r refresh", false, "sample now.",
      {{{ch('r'), Action::refresh}, {ch('R'), Action::refresh}, {kind(KeyKind::refresh), Action::refresh}}},

@@ -299,3 +299,31 @@ TEST(Controller, DialogsPageByTheirPageAndHomeEndGoToTheEnds) {
     handle_key(f.state, Key{KeyKind::home}, context);
     EXPECT_EQ(f.state.modal_scroll, 0);
 }
+
+// `/` filters as it is typed; Esc puts back the search there was, Enter keeps the
+// new one; Ctrl-U and Ctrl-W edit as in a shell.
+TEST(Controller, SearchFiltersAsItIsTypedAndEscPutsTheOldOneBack) {
+    ScreenFrame f = reference_frame(80, 24);
+    auto context = context_of(f);
+    f.state.filter.search = "workload_1";
+    handle_key(f.state, Key::character('/'), context);
+    handle_key(f.state, Key::character('1'), context);  // "workload_11"
+    EXPECT_EQ(f.state.filter.search, "workload_11");  // at once, before Enter
+    draw(f, 80, 24);
+    EXPECT_EQ(f.view.processes.size(), 1u);
+    handle_key(f.state, Key{KeyKind::escape}, context);
+    EXPECT_EQ(f.state.filter.search, "workload_1");
+    EXPECT_FALSE(f.state.search_editing);
+    handle_key(f.state, Key::character('/'), context);
+    handle_key(f.state, Key::character(0x17), context);  // Ctrl-W: the word goes
+    EXPECT_EQ(f.state.filter.search, "");
+    for (char c : std::string("python w")) handle_key(f.state, Key::character(static_cast<char32_t>(c)), context);
+    handle_key(f.state, Key::character(0x17), context);
+    EXPECT_EQ(f.state.filter.search, "python ");
+    handle_key(f.state, Key::character(0x15), context);  // Ctrl-U: all of it
+    EXPECT_EQ(f.state.search_draft.text, "");
+    handle_key(f.state, Key::character('7'), context);
+    handle_key(f.state, Key{KeyKind::enter}, context);
+    EXPECT_EQ(f.state.filter.search, "7");
+    EXPECT_FALSE(f.state.search_editing);
+}

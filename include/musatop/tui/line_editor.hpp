@@ -15,7 +15,8 @@ struct LineEditor {
     bool ascii_only = false;  // a time is typed in ASCII
 
     // Printable characters are added, Backspace takes the last character (a whole
-    // code point), Enter accepts, Escape cancels; control characters are ignored.
+    // code point), Ctrl-U clears, Ctrl-W takes the last word (as in a shell), Enter
+    // accepts, Escape cancels; other control characters are ignored.
     EditResult apply(const Key& key);
 };
 

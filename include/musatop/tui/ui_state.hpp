@@ -24,6 +24,7 @@ struct UiState {
     bool current_user_only = false;
     bool search_editing = false;
     LineEditor search_draft;
+    std::string search_before;  // what Esc puts back: the search filters as it is typed
     bool time_editing = false;  // replay: the "t" prompt
     LineEditor time_draft{{}, true};
     replay::ReplayCommand replay_command = replay::ReplayCommand::toggle_pause;  // for Effect::replay

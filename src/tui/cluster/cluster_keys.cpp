@@ -25,7 +25,8 @@ constexpr std::array<KeyRow<Do>, 11> kKeys = {{
      {{{kind(KeyKind::enter), Do::open}}}},
     {"n", "n nodes", true, "edit the node filter: names, gpu[01-04], gpu*, comma-separated; empty shows all.",
      {{{ch('n'), Do::nodes}}}},
-    {"/", "/ find", false, "search PIDs, GPU indices, users, commands and jobs on every node (F3 too).",
+    {"/", "/ find", false, "search PIDs, GPU indices, users, commands and jobs on every node as you type (F3 too); Esc "
+     "puts back the old search.",
      {{{ch('/'), Do::search}, {fn(3), Do::search}}}},
     {"s / S", "s/S sort", false, "next sort field (F6 too) / reverse the order of the process table.",
      {{{ch('s'), Do::sort}, {ch('S'), Do::reverse}, {fn(6), Do::sort}}}},
@@ -51,8 +52,9 @@ void keep_selected_visible(ClusterUiState& state, const cluster::ClusterSnapshot
 ClusterEffect edit_prompt(ClusterUiState& state, const Key& key, MonoTime now) {
     const EditResult result = state.draft.apply(key);
     if (result == EditResult::ignored) return ClusterEffect::none;
+    if (state.search_editing)  // as it is typed; Esc puts back what was there
+        state.filter.search = result == EditResult::cancelled ? state.search_before : state.draft.text;
     if (result == EditResult::accepted) {
-        if (state.search_editing) state.filter.search = state.draft.text;
         if (state.node_editing) {
             auto parsed = cluster::NodeFilter::parse(state.draft.text);
             if (parsed.ok()) {
@@ -107,7 +109,10 @@ ClusterEffect handle_cluster_key(ClusterUiState& state, const Key& key, const cl
         case Do::last: state.selected = count - 1; break;
         case Do::open: return count ? ClusterEffect::drill : ClusterEffect::none;
         case Do::nodes: state.node_editing = true; state.draft.text = state.nodes.text(); break;
-        case Do::search: state.search_editing = true; state.draft.text = state.filter.search; break;
+        case Do::search:
+            state.search_editing = true;
+            state.draft.text = state.search_before = state.filter.search;
+            break;
         case Do::sort: state.filter.sort = next_sort_field(state.filter.sort); break;
         case Do::reverse: state.filter.reverse = !state.filter.reverse; break;
         case Do::refresh: state.message.show("Refresh requested.", now); return ClusterEffect::refresh;

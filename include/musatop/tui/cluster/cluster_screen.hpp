@@ -22,6 +22,7 @@ struct ClusterUiState {
     bool search_editing = false;  // "/" prompt
     bool node_editing = false;    // "n" prompt
     LineEditor draft;
+    std::string search_before;  // what Esc puts back: the search filters as it is typed
     bool help = false;
     int help_scroll = 0;
     StatusMessage message;
