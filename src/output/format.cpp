@@ -73,7 +73,7 @@ std::string format_local_time(double unix_seconds) {
 }
 
 std::string format_local_seconds(WallTime time) {
-    return local_text(std::chrono::system_clock::to_time_t(time), "%Y-%m-%d %H:%M:%S");
+    return local_text(std::chrono::system_clock::to_time_t(time), "%Y-%m-%d %H:%M:%S %Z");
 }
 
 std::string format_used_total(std::optional<std::int64_t> used, std::optional<std::int64_t> total) {

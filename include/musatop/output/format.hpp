@@ -23,7 +23,8 @@ std::string format_iso8601(WallTime time);
 
 // Local time for people: "2026-12-02 14:52:19 CET".
 std::string format_local_time(double unix_seconds);
-// "2026-12-04 15:20:01", local, no zone: the replay badge and the cluster views.
+// "2026-12-04 15:20:01 CST", local with its zone: every screen's times (JSON keeps
+// ISO 8601 UTC).
 std::string format_local_seconds(WallTime time);
 
 // "2.0/80.0GiB": the unit is dropped from `used` when both share it.

@@ -41,7 +41,7 @@ void draw_header_rows(Canvas& canvas, const ScreenInput& in, const ScreenGeometr
     if (s.devices_stale) state = "GPU DATA STALE";
     if (s.processes_stale) state += std::string(state.empty() ? "" : " | ") + "PROCESS DATA STALE";
     const bool stale = !state.empty();
-    if (!stale) state = "Sample " + format_iso8601(s.sampled_at);
+    if (!stale) state = "Sample " + format_local_seconds(s.sampled_at);  // local, as every screen shows time
     const int visible = static_cast<int>(in.view->devices.size());
     if (visible > geometry.layout.device_page_size) {
         const int last = std::min(visible, geometry.device_offset + geometry.layout.device_page_size);
