@@ -80,6 +80,20 @@ TEST(ClusterScreen, TheSecondLineSaysWhereTheDataComesFromOnce) {
         << canvas.row_text(1);
 }
 
+// Three agents on one host (the demo cluster) all report hostname "vm": the
+// process rows then name each node by its address, which tells them apart.
+TEST(ClusterScreen, SharedHostnamesAreToldApartByAddress) {
+    auto cluster = make_cluster(3, 1);
+    for (auto& node : cluster.nodes) node.hostname = "vm";
+    ClusterUiState state;
+    const std::string shared = draw(cluster, state, 120, 40);
+    for (const char* address : {"gpu0:9499", "gpu1:9499", "gpu2:9499"})
+        EXPECT_NE(shared.find("\n" + std::string(address) + " "), std::string::npos) << address << "\n" << shared;
+    const std::string distinct = draw(make_cluster(3, 1), state, 120, 40);
+    EXPECT_NE(distinct.find("\ngpu1 "), std::string::npos) << distinct;  // unique: the hostname
+    EXPECT_EQ(distinct.find("\ngpu1:9499"), std::string::npos) << distinct;
+}
+
 TEST(ClusterScreen, EverySizeFrom60x12FitsAndTooSmallSaysSo) {
     const auto cluster = make_cluster(12, 8);
     for (int width = 40; width <= 220; width += 7)

@@ -1,5 +1,6 @@
 #include "musatop/tui/cluster/cluster_app.hpp"
 
+#include "musatop/output/sanitize.hpp"
 #include "musatop/tui/curses_terminal.hpp"
 #include "musatop/tui/screen_loop.hpp"
 #include "musatop/util/version.hpp"
@@ -18,7 +19,11 @@ public:
     int publication_fd() const override { return sampler_.publication_fd(); }
     void request_refresh() override { sampler_.request_refresh(); }
     std::chrono::steady_clock::duration interval() const override { return to_duration(sampler_.interval()); }
-    std::string status_badge() const override { return "NODE " + name_ + " (Esc: back to the cluster)"; }
+    std::string status_badge() const override {
+        // Both names: three agents on one host all report the same hostname.
+        const std::string both = name_ == address_ ? address_ : name_ + " at " + address_;
+        return "NODE " + sanitize(both) + " (Esc: back to the cluster)";
+    }
 
 private:
     cluster::ClusterSampler& sampler_;

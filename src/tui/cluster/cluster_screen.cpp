@@ -1,6 +1,7 @@
 #include "musatop/tui/cluster/cluster_screen.hpp"
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "musatop/cluster/cluster_tracker.hpp"
@@ -107,10 +108,16 @@ void draw_processes(Canvas& canvas, int top, int rows, const std::vector<const c
                kBold);
     canvas.put(top + 1, 0, pad_right("NODE", kNodeWidth) + " GPU     PID USER        GPU MEM COMMAND",
                Style{Color::none, 0, false, false, false, true});
+    // A hostname several nodes share (agents on one host, cloned images) tells
+    // them apart no more: those rows name the address instead.
+    std::map<std::string, int> hostname_uses;
+    for (const auto* node : nodes)
+        if (node->hostname) ++hostname_uses[*node->hostname];
     for (int i = 0; i < rows - 2 && i < static_cast<int>(all.size()); ++i) {
         const auto& [n, process] = all[static_cast<std::size_t>(i)];
         const GpuProcess& p = *process;
-        const std::string node = sanitize(nodes[n]->hostname.value_or(nodes[n]->address));
+        const auto& hostname = nodes[n]->hostname;
+        const std::string node = sanitize(hostname && hostname_uses[*hostname] == 1 ? *hostname : nodes[n]->address);
         canvas.put(top + 2 + i, 0, fit_right(node, kNodeWidth) + " " + pad_left(std::to_string(p.device_index), 3) + " " +
                                         pad_left(std::to_string(p.pid), 7) + " " +
                                         fit_right(sanitize_or_na(p.username), 10) + " " +
