@@ -27,12 +27,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::size_t step = size > 0 ? 1 + data[0] % 64 : 1;
     for (const std::size_t piece : {text.size() + 1, step}) {
         reader.reset();
-        for (std::size_t at = 0; at < text.size() && reader.state() == net::HttpResponseReader::State::reading;
+        for (std::size_t at = 0; at < text.size() && reader.state() == net::HttpResponseReader::Progress::reading;
              at += piece)
             reader.feed(std::string_view(text).substr(at, piece));
         reader.end_of_input();
         if (reader.body().size() > kMaxBody) std::abort();
-        if (reader.state() == net::HttpResponseReader::State::failed && reader.error().empty()) std::abort();
+        if (reader.state() == net::HttpResponseReader::Progress::failed && reader.error().empty()) std::abort();
     }
     return 0;
 }
