@@ -46,10 +46,12 @@ TEST(TuiFaults, GpusAppearAndDisappear) {
     scenario.set("query.out", gmi_device_json(2));
     ASSERT_TRUE(tui.wait_for_absent("MTT-S5000-7"));
     ASSERT_TRUE(tui.wait_for("ALL 2 VRAM Now"));  // the target GPU left: back to ALL
-    scenario.set("query.out", R"({"GPU": []})");
+    // Two files, written one after the other: a round may read the new one and the
+    // old other, so each is waited for (the CI rehearsal caught a round in between).
     scenario.set("summary.out", gmi_process_table({}));
+    scenario.set("query.out", R"({"GPU": []})");
     ASSERT_TRUE(tui.wait_for("No GPUs found."));
-    EXPECT_TRUE(has(tui.screen(), "No GPU processes running."));
+    EXPECT_TRUE(tui.wait_for("No GPU processes running.")) << tui.screen();
     scenario.set("query.out", gmi_device_json(8));
     ASSERT_TRUE(tui.wait_for("MTT-S5000-7"));
     quit_and_check_terminal(tui);
