@@ -51,9 +51,7 @@ Result<serve::ServeSettings> serve_settings(const Options& options) {
     settings.listen = listen.value();
     settings.interval = to_duration(Seconds(options.interval_seconds));
     settings.filter = options.filter;
-    if (o.process_metrics)
-        settings.process_metrics =
-            *o.process_metrics == "command" ? serve::ProcessMetrics::with_command : serve::ProcessMetrics::memory;
+    settings.process_metrics = o.process_metrics;
     if (o.web_config_file) {
         auto web = serve::load_web_config(*o.web_config_file);
         if (!web.ok()) return Error{"--web-config-file: " + web.error()};

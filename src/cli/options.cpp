@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <sstream>
 
 #include <CLI/CLI.hpp>
@@ -78,11 +79,10 @@ namespace {
 
 // What the command line gives as text before it is checked and converted.
 struct RawFlags {
-    std::string interval = "1";
-    std::string timeout = "3";
+    // The settings table's flags: the text of each option, whether each flag was given.
+    std::map<std::string_view, std::optional<std::string>> setting_text;
+    std::map<std::string_view, bool> setting_flag;
     std::optional<std::string> gpus, pids, user, job, container;
-    std::string sort = "gpu_memory";
-    bool no_mouse = false;
     std::optional<std::string> duration, max_size;
     ServeOptions serve_options;
     RecordOptions record_options;
@@ -95,26 +95,15 @@ struct RawFlags {
 void declare_main(CLI::App& app, Options& o, RawFlags& raw) {
     app.add_flag("--once", o.once, "Print one text snapshot and exit");
     app.add_flag("--json", o.json, "Print one JSON snapshot (schema version 1) and exit");
-    app.add_option("--interval", raw.interval, "Sampling interval in seconds, 0.05 to 3600 (default: 1)")
-        ->type_name("SECONDS");
     app.add_option("--gpu", raw.gpus, "GPU indices to show, e.g. 0,1")->type_name("IDS");
     app.add_option("--pid", raw.pids, "Host process IDs to show, e.g. 123,456")->type_name("PIDS");
     app.add_option("--user", raw.user, "Show only processes of this exact host user")->type_name("USER");
     app.add_option("--job", raw.job, "Show only processes of this Slurm job ID")->type_name("ID");
     app.add_option("--container", raw.container, "Show only processes of containers whose ID starts with this")
         ->type_name("ID");
-    app.add_option("--sort", raw.sort, "Sort processes by gpu_memory, cpu, rss, pid, user or gpu (default: gpu_memory)")
-        ->type_name("FIELD");
-    app.add_flag("--reverse", o.filter.reverse, "Reverse the default sort direction");
-    app.add_flag("--ascii", o.ascii, "Use ASCII bars, trends and borders (TUI only)");
-    app.add_flag("--no-color", o.no_color, "Disable colours (TUI only; NO_COLOR also works)");
     app.add_flag("--demo", o.demo, "Show synthetic GPUs instead of querying mthreads-gmi");
-    app.add_option("--gmi", o.gmi, "mthreads-gmi to run: a name looked up in PATH, or a path")->type_name("PATH");
     app.add_option("--record", o.record_file, "Record to FILE while the screen runs (docs/recording.md)")
         ->type_name("FILE");
-    app.add_option("--timeout", raw.timeout, "Time limit for each mthreads-gmi call, 0.1 to 60 s (default: 3)")
-        ->type_name("SECONDS");
-    app.add_flag("--no-mouse", raw.no_mouse, "Ignore the mouse on the screen (the terminal selects text as usual)");
     app.add_option("--config", o.config_file, "Read settings from FILE instead of the usual config files")
         ->type_name("FILE");
     app.add_flag("--no-config", o.no_config, "Read no config file (MUSATOP_* variables still apply)");
@@ -158,16 +147,6 @@ void declare_subcommands(CLI::App& app, RawFlags& raw) {
     raw.serve = app.add_subcommand(
         "serve", "Run the node agent: Prometheus /metrics and the JSON snapshot over HTTP (see docs/serve.md)");
     raw.serve->fallthrough();  // --raw.interval, --gmi, --raw.timeout, --gpu, --demo, filters: as above
-    raw.serve->add_option("--listen", raw.serve_options.listen,
-                      "Address to listen on: HOST:PORT, [IPv6]:PORT or :PORT for all (default: 127.0.0.1:9499)")
-        ->type_name("ADDR:PORT");
-    raw.serve->add_option("--process-metrics", raw.serve_options.process_metrics,
-                      "Also export per-process GPU memory; =command adds the command line")
-        ->expected(0, 1)
-        ->type_name("[command]");
-    raw.serve->add_option("--web-config-file", raw.serve_options.web_config_file,
-                      "TLS and basic-auth users, in the exporter-toolkit format of node_exporter")
-        ->type_name("FILE");
     raw.record = app.add_subcommand("record", "Record snapshots to a file, without a screen (docs/recording.md)");
     raw.record->fallthrough();
     raw.record->add_option("FILE", raw.record_options.file, "The recording (gzip-compressed JSON Lines)")->required();
@@ -187,9 +166,6 @@ void declare_subcommands(CLI::App& app, RawFlags& raw) {
         ->type_name("TIME");
     raw.replay->add_option("--from", raw.replay_options.from, "With --json: every snapshot from TIME ...")->type_name("TIME");
     raw.replay->add_option("--to", raw.replay_options.to, "... to TIME, as JSON Lines")->type_name("TIME");
-    for (CLI::App* command : {&app, raw.serve, raw.record, raw.replay})
-        for (CLI::Option* option : command->get_options())
-            option->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
     app.footer(
         "Without --once or --json, and with a terminal on stdin and stdout, musatop runs its\n"
         "interactive screen (press ? there for the keys). Otherwise it prints one text snapshot.\n"
@@ -210,11 +186,82 @@ void declare_subcommands(CLI::App& app, RawFlags& raw) {
 
 }
 
+// Flags with a settings row: declared from the table (name, argument, help), so the
+// flag, the config key and the variable cannot drift apart.
+std::string setting_flag_help(const SettingKey& key) {
+    if (!key.flag_help.empty()) return std::string(key.flag_help);
+    std::string help(key.comment);
+    if (help.starts_with("musatop serve: ")) help.erase(0, 15);
+    if (help.ends_with('.')) help.pop_back();
+    std::string fallback(key.default_toml);
+    std::erase(fallback, '"');
+    if (key.kind == SettingKind::boolean) return help;
+    if (key.kind == SettingKind::choice) {
+        std::string choices(key.choices);
+        for (std::size_t bar; (bar = choices.find('|')) != std::string::npos;) choices.replace(bar, 1, ", ");
+        return help + " (" + choices + "; default: " + fallback + ")";
+    }
+    return help + " (default: " + fallback + ")";
+}
+
+void declare_setting_flags(CLI::App& app, CLI::App& serve, RawFlags& raw) {
+    for (const auto& key : setting_keys()) {
+        if (key.flag.empty()) continue;
+        CLI::App& owner = key.key.starts_with("serve.") ? serve : app;
+        const std::string flag(key.flag), help = setting_flag_help(key);
+        if (key.kind == SettingKind::boolean) {
+            owner.add_flag(flag, raw.setting_flag[key.key], help);
+            continue;
+        }
+        CLI::Option* option = owner.add_option(flag, raw.setting_text[key.key], help);
+        option->type_name(std::string(key.type_name));
+        if (!key.bare_value.empty()) option->expected(0, 1);
+    }
+}
+
+void take_last_of_each(CLI::App& app, const RawFlags& raw) {
+    for (CLI::App* command : {&app, raw.serve, raw.record, raw.replay})
+        for (CLI::Option* option : command->get_options())
+            option->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+}
+
+// A flag's text as the table's value, with the messages of the Python tool's argparse.
+SettingValue setting_flag_value(const SettingKey& key, const std::string& text) {
+    const std::string flag(key.flag), name(key.key);
+    if (key.kind == SettingKind::number) {
+        return seconds_or_throw(flag, name, text, key.min, key.max);
+    }
+    if (key.kind == SettingKind::choice) {
+        std::string choices, rest(key.choices);
+        bool known = false;
+        for (std::size_t start = 0; start <= rest.size();) {
+            const auto bar = std::min(rest.find('|', start), rest.size());
+            const auto choice = rest.substr(start, bar - start);
+            known = known || choice == text;
+            choices += (choices.empty() ? "'" : ", '") + choice + "'";
+            start = bar + 1;
+        }
+        if (!known) throw UsageError{"argument " + flag + ": invalid choice: '" + text + "' (choose from " + choices + ")"};
+    }
+    return text;
+}
+
+void apply_setting_flags(Options& o, const RawFlags& raw) {
+    for (const auto& key : setting_keys()) {
+        if (key.flag.empty()) continue;
+        if (key.kind == SettingKind::boolean) {
+            // A flag says the opposite of the built-in default: --reverse, --no-color.
+            if (raw.setting_flag.at(key.key)) key.apply(o, key.default_toml != "true");
+            continue;
+        }
+        const auto& text = raw.setting_text.at(key.key);
+        if (!text) continue;
+        key.apply(o, setting_flag_value(key, text->empty() && !key.bare_value.empty() ? std::string(key.bare_value) : *text));
+    }
+}
+
 // The main flags' text, checked and converted.
 void apply_main(Options& o, const RawFlags& raw) {
-    o.interval_seconds =
-        seconds_or_throw("--interval", "interval", raw.interval, kMinIntervalSeconds, kMaxIntervalSeconds);
-    o.timeout_seconds = seconds_or_throw("--timeout", "timeout", raw.timeout, 0.1, 60);
     if (raw.gpus) o.filter.gpu_indices = index_list_or_throw("--gpu", *raw.gpus);
     if (raw.pids) o.filter.pids = index_list_or_throw("--pid", *raw.pids);
     if (raw.user) o.filter.users.push_back(*raw.user);
@@ -229,12 +276,6 @@ void apply_main(Options& o, const RawFlags& raw) {
         if (trimmed.empty()) throw UsageError{"argument --container: expected a container ID or its prefix"};
         o.filter.container_prefix = std::string(trimmed);
     }
-    const auto field = sort_field_from_string(raw.sort);
-    if (!field)
-        throw UsageError{"argument --sort: invalid choice: '" + raw.sort +
-                         "' (choose from 'gpu_memory', 'cpu', 'rss', 'pid', 'user', 'gpu')"};
-    o.filter.sort = *field;
-    o.mouse = !raw.no_mouse;
 }
 
 // Modes and flags that exclude each other; the keys the command line fixed.
@@ -265,9 +306,6 @@ void check_modes(CLI::App& app, const Options& o, const RawFlags& raw, ParseResu
 void apply_subcommands(Options& o, RawFlags& raw) {
     if (raw.serve->parsed()) {
         if (o.once || o.json) throw UsageError{"serve: --once and --json do not apply to the agent"};
-        const auto& pm = raw.serve_options.process_metrics;
-        if (pm && !pm->empty() && *pm != "command")
-            throw UsageError{"argument --process-metrics: invalid value '" + *pm + "' (none or 'command')"};
         o.serve = raw.serve_options;
     }
     if (raw.record->parsed()) {
@@ -304,12 +342,15 @@ ParseResult parse_command_line(const std::vector<std::string>& args) {
     declare_main(app, o, raw);
     declare_cluster(app, o.cluster);
     declare_subcommands(app, raw);
+    declare_setting_flags(app, *raw.serve, raw);
+    take_last_of_each(app, raw);
     std::vector<std::string> reversed(args.rbegin(), args.rend());
     try {
         app.parse(reversed);
         apply_main(o, raw);
         check_modes(app, o, raw, result);
         apply_subcommands(o, raw);
+        apply_setting_flags(o, raw);
     } catch (const CLI::CallForHelp&) {
         result.exit_code = 0;
         result.stdout_text = app.help();

@@ -16,16 +16,19 @@ void set_serve(Options& o, const std::function<void(ServeOptions&)>& change) {
 
 using K = SettingKind;
 
+// Rows without a flag leave the flag's columns (at the end) out.
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+
 constexpr SettingKey kKeys[] = {
     {"interval", "--interval", K::number, kMinIntervalSeconds, kMaxIntervalSeconds, "",
      "Sampling interval in seconds, 0.05 to 3600.", "1.0",
-     [](Options& o, const SettingValue& v) { o.interval_seconds = as_number(v); }},
+     [](Options& o, const SettingValue& v) { o.interval_seconds = as_number(v); }, "SECONDS"},
     {"timeout", "--timeout", K::number, 0.1, 60, "", "Time limit of each mthreads-gmi call in seconds, 0.1 to 60.",
-     "3.0", [](Options& o, const SettingValue& v) { o.timeout_seconds = as_number(v); }},
+     "3.0", [](Options& o, const SettingValue& v) { o.timeout_seconds = as_number(v); }, "SECONDS"},
     {"gmi", "--gmi", K::text, 0, 0, "", "The mthreads-gmi to run: a name looked up in PATH, or a path.",
-     "\"mthreads-gmi\"", [](Options& o, const SettingValue& v) { o.gmi = as_text(v); }},
-    {"sort", "--sort", K::choice, 0, 0, "gpu_memory|cpu|rss|pid|user|gpu", "Process sort field.", "\"gpu_memory\"",
-     [](Options& o, const SettingValue& v) { o.filter.sort = *sort_field_from_string(as_text(v)); }},
+     "\"mthreads-gmi\"", [](Options& o, const SettingValue& v) { o.gmi = as_text(v); }, "PATH"},
+    {"sort", "--sort", K::choice, 0, 0, "gpu_memory|cpu|rss|pid|user|gpu", "Sort processes by this field.", "\"gpu_memory\"",
+     [](Options& o, const SettingValue& v) { o.filter.sort = *sort_field_from_string(as_text(v)); }, "FIELD"},
     {"reverse", "--reverse", K::boolean, 0, 0, "", "Reverse the sort direction.", "false",
      [](Options& o, const SettingValue& v) { o.filter.reverse = as_bool(v); }},
     {"compact", "", K::boolean, 0, 0, "", "Compact process columns (the screen's c).", "false",
@@ -33,29 +36,36 @@ constexpr SettingKey kKeys[] = {
     {"trends", "", K::boolean, 0, 0, "", "Show the 5-minute trends (the screen's h).", "true",
      [](Options& o, const SettingValue& v) { o.trends = as_bool(v); }},
     {"ascii", "--ascii", K::boolean, 0, 0, "", "Plain ASCII bars, trends and borders.", "false",
-     [](Options& o, const SettingValue& v) { o.ascii = as_bool(v); }},
+     [](Options& o, const SettingValue& v) { o.ascii = as_bool(v); }, "", "Use ASCII bars, trends and borders (TUI only)"},
     {"color", "--no-color", K::boolean, 0, 0, "", "Colours on the screen (NO_COLOR in the environment turns them off).",
-     "true", [](Options& o, const SettingValue& v) { o.no_color = !as_bool(v); }},
+     "true", [](Options& o, const SettingValue& v) { o.no_color = !as_bool(v); }, "",
+     "Disable colours (TUI only; NO_COLOR also works)"},
     {"mouse", "--no-mouse", K::boolean, 0, 0, "", "Mouse clicks and wheel on the screen (Shift keeps the terminal's selection).",
-     "true", [](Options& o, const SettingValue& v) { o.mouse = as_bool(v); }},
-    {"serve.listen", "--listen", K::text, 0, 0, "", "musatop serve: HOST:PORT, [IPv6]:PORT, or :PORT for every address.",
+     "true", [](Options& o, const SettingValue& v) { o.mouse = as_bool(v); }, "",
+     "Ignore the mouse on the screen (the terminal selects text as usual)"},
+    {"serve.listen", "--listen", K::text, 0, 0, "", "musatop serve: the address to listen on, HOST:PORT, [IPv6]:PORT or :PORT for every address.",
      "\"127.0.0.1:9499\"",
-     [](Options& o, const SettingValue& v) { set_serve(o, [&](ServeOptions& s) { s.listen = as_text(v); }); }},
+     [](Options& o, const SettingValue& v) { set_serve(o, [&](ServeOptions& s) { s.listen = as_text(v); }); },
+     "ADDR:PORT"},
     {"serve.process_metrics", "--process-metrics", K::choice, 0, 0, "off|memory|command",
      "musatop serve: per-process series (memory adds GPU memory, command also the command line).", "\"off\"",
      [](Options& o, const SettingValue& v) {
          set_serve(o, [&](ServeOptions& s) {
              const auto& text = as_text(v);
-             s.process_metrics = text == "off" ? std::nullopt : std::optional<std::string>(text == "command" ? "command" : "");
+             s.process_metrics = text == "off"      ? serve::ProcessMetrics::off
+                                 : text == "memory" ? serve::ProcessMetrics::memory
+                                                    : serve::ProcessMetrics::with_command;
          });
-     }},
+     },
+     "[command]", "Also export per-process GPU memory; =command adds the command line (=off: none)", "memory"},
     {"serve.web_config_file", "--web-config-file", K::text, 0, 0, "",
      "musatop serve: TLS and basic-auth file in the exporter-toolkit format (\"\" for none).", "\"\"",
      [](Options& o, const SettingValue& v) {
          set_serve(o, [&](ServeOptions& s) {
              s.web_config_file = as_text(v).empty() ? std::nullopt : std::optional<std::string>(as_text(v));
          });
-     }},
+     },
+     "FILE", "TLS and basic-auth users, in the exporter-toolkit format of node_exporter"},
     {"health.power_at_limit_percent", "", K::number, 50, 100, "",
      "Health: power draw at or above this percentage of the limit is a finding.", "98.0",
      [](Options& o, const SettingValue& v) { o.health.power_at_limit_ratio = as_number(v) / 100; }},

@@ -76,7 +76,7 @@ TEST(Settings, ValuesReachTheOptions) {
     ASSERT_TRUE(layer.ok());
     apply_settings(serve, layer.value(), {});
     EXPECT_EQ(serve.serve->listen, ":9500");
-    EXPECT_EQ(serve.serve->process_metrics, "command");
+    EXPECT_EQ(serve.serve->process_metrics, serve::ProcessMetrics::with_command);
 }
 
 TEST(Settings, TheWrittenDefaultsParseBackToTheBuiltInDefaults) {

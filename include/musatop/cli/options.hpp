@@ -11,6 +11,7 @@
 
 #include "musatop/model/health.hpp"
 #include "musatop/model/view_filter.hpp"
+#include "musatop/serve/process_metrics.hpp"
 #include "musatop/util/version.hpp"
 
 namespace musatop::cli {
@@ -23,7 +24,7 @@ struct ServeOptions {
     std::string listen = "127.0.0.1:9499";
     // --process-metrics (memory per process) or --process-metrics=command (also the
     // command line, cut to 64 cells).
-    std::optional<std::string> process_metrics;
+    serve::ProcessMetrics process_metrics = serve::ProcessMetrics::off;
     std::optional<std::string> web_config_file;
 };
 

@@ -33,6 +33,12 @@ struct SettingKey {
     std::string_view comment;  // one line above the key in --write-config
     std::string_view default_toml;  // the built-in default as TOML
     void (*apply)(Options&, const SettingValue&) = nullptr;
+    // The flag's argument in --help ("SECONDS"); a number flag's unit is its lower case.
+    std::string_view type_name;
+    // The flag's --help line when the comment does not read as one (a --no-* flag).
+    std::string_view flag_help;
+    // The value a flag given without one stands for ("" when it needs one).
+    std::string_view bare_value;
 };
 
 std::span<const SettingKey> setting_keys();

@@ -9,11 +9,10 @@
 
 #include "musatop/model/snapshot.hpp"
 #include "musatop/sampler/sampler.hpp"
+#include "musatop/serve/process_metrics.hpp"
 #include "musatop/util/clock.hpp"
 
 namespace musatop::serve {
-
-enum class ProcessMetrics { off, memory, with_command };
 
 struct MetricsInput {
     const Snapshot* snapshot = nullptr;  // filtered view of the newest frame; null before the first
