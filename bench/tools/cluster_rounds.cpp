@@ -39,11 +39,11 @@ int conditional_share(const char* list, double interval, double run_for) {
         JsonSnapshotReader reader;
         std::size_t answers = 0, not_modified = 0, bytes = 0;
         const double cpu_before = cpu_seconds();
-        const auto end = std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                                                 std::chrono::duration<double>(run_for));
+        const auto end = std::chrono::steady_clock::now() +
+                         std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::duration<double>(run_for));
         while (std::chrono::steady_clock::now() < end) {
-            const auto next = std::chrono::steady_clock::now() +
-                              std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::duration<double>(interval));
+            const auto next = std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                                                     std::chrono::duration<double>(interval));
             client->round(next, CancelToken{}, [&](std::size_t, net::ClientOutcome& outcome) {
                 ++answers;
                 not_modified += outcome.http_status == 304;
@@ -85,9 +85,8 @@ int main(int argc, char** argv) {
     }
     const Seconds interval(std::atof(argv[2]));
     const Seconds run_for(std::atof(argv[3]));
-    cluster::ClusterSampler sampler(std::make_unique<cluster::DirectSource>(nodes.value(), cluster::FetchSettings{},
-                                                                            Seconds(10)),
-                                    interval);
+    cluster::ClusterSampler sampler(
+        std::make_unique<cluster::DirectSource>(nodes.value(), cluster::FetchSettings{}, Seconds(10)), interval);
     sampler.start();
     std::this_thread::sleep_for(std::chrono::duration_cast<std::chrono::milliseconds>(Seconds(1)));
     const auto first = sampler.revision();
@@ -95,7 +94,7 @@ int main(int argc, char** argv) {
     const auto rounds = sampler.revision() - first;
     std::size_t ok = 0;
     for (const auto& node : sampler.latest()->nodes) ok += node.state == cluster::NodeState::ok;
-    std::printf("%zu nodes, interval %.2f s: %.1f rounds/s over %.0f s, %zu ok in the last round\n",
-                nodes->size(), interval.count(), static_cast<double>(rounds) / run_for.count(), run_for.count(), ok);
+    std::printf("%zu nodes, interval %.2f s: %.1f rounds/s over %.0f s, %zu ok in the last round\n", nodes->size(),
+                interval.count(), static_cast<double>(rounds) / run_for.count(), run_for.count(), ok);
     return 0;
 }

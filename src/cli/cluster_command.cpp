@@ -135,7 +135,8 @@ int run_prometheus(const Options& options, const cluster::NodeFilter& filter, bo
         screen.filter = options.filter;
         screen.nodes = filter;
         screen.ascii = options.ascii;
-        screen.refresh_note = "from Prometheus: the data changes once per scrape interval";  // said once (it read "prometheus from Prometheus")
+        screen.refresh_note =
+            "from Prometheus: the data changes once per scrape interval";  // said once (it read "prometheus from Prometheus")
         screen.node_screen = screen_settings(options, std::nullopt);
         return tui::run_cluster_tui(screen, sampler);
     }
@@ -171,7 +172,8 @@ int run_cluster(const Options& options, bool interactive) {
         const auto settings = fetch_settings(options);
         warn_if_clear_text(nodes, settings);
         const Seconds interval(options.interval_seconds);
-        auto source = std::make_unique<cluster::DirectSource>(nodes, settings, std::max(3 * interval, settings.timeout + interval));
+        auto source = std::make_unique<cluster::DirectSource>(nodes, settings,
+                                                              std::max(3 * interval, settings.timeout + interval));
         if (interactive) return run_cluster_screen(options, std::move(source), filter.value());
         // One round: every node answers, fails or times out within the timeout.
         const auto until = mono_now() + to_duration(settings.timeout + Seconds(0.25));

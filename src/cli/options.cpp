@@ -116,31 +116,46 @@ void declare_main(CLI::App& app, Options& o, RawFlags& raw) {
 
 void declare_cluster(CLI::App& app, ClusterOptions& c) {
     const auto cluster_group = "Cluster view (docs/cluster.md)";
-    app.add_option("--nodes", c.nodes, "Nodes running musatop serve: host[:port], hostlists gpu[01-16] (or MUSATOP_NODES)")
-        ->type_name("LIST")->group(cluster_group);
+    app.add_option("--nodes", c.nodes,
+                   "Nodes running musatop serve: host[:port], hostlists gpu[01-16] (or MUSATOP_NODES)")
+        ->type_name("LIST")
+        ->group(cluster_group);
     app.add_option("--nodes-file", c.nodes_file, "Nodes from FILE, one or more per line, # comments")
-        ->type_name("FILE")->group(cluster_group);
+        ->type_name("FILE")
+        ->group(cluster_group);
     app.add_option("-n,--node", c.node_filter, "Only nodes matching: names, wildcards, hostlists, comma-separated")
-        ->type_name("FILTER")->group(cluster_group);
+        ->type_name("FILTER")
+        ->group(cluster_group);
     app.add_flag("--show-pid", c.show_pid, "--once: user/pid(memory) for each process")->group(cluster_group);
     app.add_flag("--show-cmd", c.show_cmd, "--once: user:command(memory) for each process")->group(cluster_group);
     app.add_flag("--no-processes", c.no_processes, "--once: no process column")->group(cluster_group);
-    app.add_option("--node-user", c.node_user, "Basic-auth user for the nodes")->type_name("USER")->group(cluster_group);
+    app.add_option("--node-user", c.node_user, "Basic-auth user for the nodes")
+        ->type_name("USER")
+        ->group(cluster_group);
     app.add_option("--node-password-file", c.node_password_file, "Its password, from FILE (never the command line)")
-        ->type_name("FILE")->group(cluster_group);
-    app.add_option("--node-ca", c.node_ca, "CA certificates for https:// nodes")->type_name("FILE")->group(cluster_group);
+        ->type_name("FILE")
+        ->group(cluster_group);
+    app.add_option("--node-ca", c.node_ca, "CA certificates for https:// nodes")
+        ->type_name("FILE")
+        ->group(cluster_group);
     app.add_option("--prometheus", c.prometheus, "Read the nodes from this Prometheus instead")
-        ->type_name("URL")->group(cluster_group);
+        ->type_name("URL")
+        ->group(cluster_group);
     app.add_option("--prometheus-job", c.prometheus_job, "The scrape job of the agents (default: musatop)")
-        ->type_name("NAME")->group(cluster_group);
+        ->type_name("NAME")
+        ->group(cluster_group);
     app.add_option("--prometheus-user", c.prometheus_user, "Basic-auth user for Prometheus")
-        ->type_name("USER")->group(cluster_group);
+        ->type_name("USER")
+        ->group(cluster_group);
     app.add_option("--prometheus-password-file", c.prometheus_password_file, "Its password, from FILE")
-        ->type_name("FILE")->group(cluster_group);
+        ->type_name("FILE")
+        ->group(cluster_group);
     app.add_option("--prometheus-bearer-token-file", c.prometheus_bearer_token_file, "A bearer token, from FILE")
-        ->type_name("FILE")->group(cluster_group);
+        ->type_name("FILE")
+        ->group(cluster_group);
     app.add_option("--prometheus-ca", c.prometheus_ca, "CA certificates for an https:// Prometheus")
-        ->type_name("FILE")->group(cluster_group);
+        ->type_name("FILE")
+        ->group(cluster_group);
 }
 
 void declare_subcommands(CLI::App& app, RawFlags& raw) {
@@ -164,7 +179,8 @@ void declare_subcommands(CLI::App& app, RawFlags& raw) {
         ->required();
     raw.replay->add_option("--at", raw.replay_options.at, "The snapshot in force at TIME (default: the last)")
         ->type_name("TIME");
-    raw.replay->add_option("--from", raw.replay_options.from, "With --json: every snapshot from TIME ...")->type_name("TIME");
+    raw.replay->add_option("--from", raw.replay_options.from, "With --json: every snapshot from TIME ...")
+        ->type_name("TIME");
     raw.replay->add_option("--to", raw.replay_options.to, "... to TIME, as JSON Lines")->type_name("TIME");
     app.footer(
         "Without --once or --json, and with a terminal on stdin and stdout, musatop runs its\n"
@@ -183,7 +199,6 @@ void declare_subcommands(CLI::App& app, RawFlags& raw) {
         "The recorder also takes --interval (one snapshot each), --demo, --gmi, --timeout, --gpu,\n"
         "--pid, --user, --job and --container as described in 'musatop --help'; the filters\n"
         "choose what is kept. It stops on SIGINT, SIGTERM, SIGHUP or SIGQUIT with the file whole.");
-
 }
 
 // Flags with a settings row: declared from the table (name, argument, help), so the
@@ -241,7 +256,8 @@ SettingValue setting_flag_value(const SettingKey& key, const std::string& text) 
             choices += (choices.empty() ? "'" : ", '") + choice + "'";
             start = bar + 1;
         }
-        if (!known) throw UsageError{"argument " + flag + ": invalid choice: '" + text + "' (choose from " + choices + ")"};
+        if (!known)
+            throw UsageError{"argument " + flag + ": invalid choice: '" + text + "' (choose from " + choices + ")"};
     }
     return text;
 }
@@ -256,7 +272,8 @@ void apply_setting_flags(Options& o, const RawFlags& raw) {
         }
         const auto& text = raw.setting_text.at(key.key);
         if (!text) continue;
-        key.apply(o, setting_flag_value(key, text->empty() && !key.bare_value.empty() ? std::string(key.bare_value) : *text));
+        key.apply(
+            o, setting_flag_value(key, text->empty() && !key.bare_value.empty() ? std::string(key.bare_value) : *text));
     }
 }
 

@@ -52,7 +52,7 @@ int run_record(const Options& options, Source& source) {
     RoundLoop loop(to_duration(Seconds(options.interval_seconds)), [&](MonoTime, CancelToken cancel) {
         Snapshot snapshot = source.collect(cancel);
         if (cancel.requested()) return false;  // a round cut short by a stop signal is not recorded
-        if (!recorder) {  // the first round names the host for the header
+        if (!recorder) {                       // the first round names the host for the header
             header.hostname = snapshot.host.hostname;
             auto opened = replay::Recorder::open({o.file, open_mode(o), o.max_bytes, o.max_files}, header);
             if (!opened.ok()) return fail(opened.error());

@@ -25,8 +25,8 @@ std::string login_name() {
 // header); a size limit (SIGXFSZ) then stops the recording, not the screen.
 std::function<std::optional<std::string>(const Snapshot&)> screen_recorder(const Options& options) {
     auto recorder = std::make_shared<std::unique_ptr<replay::Recorder>>();
-    return [recorder, file = *options.record_file, interval = options.interval_seconds, filter = options.filter](
-               const Snapshot& snapshot) -> std::optional<std::string> {
+    return [recorder, file = *options.record_file, interval = options.interval_seconds,
+            filter = options.filter](const Snapshot& snapshot) -> std::optional<std::string> {
         if (!*recorder) {
             ::signal(SIGXFSZ, SIG_IGN);
             replay::Header header{kVersion, snapshot.host.hostname, interval, snapshot.sampled_at};
@@ -52,7 +52,9 @@ tui::TuiSettings screen_settings(const Options& options, const std::optional<std
     settings.trends = options.trends;
     settings.mouse = options.mouse;
     if (state_path)
-        settings.on_choices = [path = *state_path](const tui::ScreenChoices& choices) { return write_state(path, choices); };
+        settings.on_choices = [path = *state_path](const tui::ScreenChoices& choices) {
+            return write_state(path, choices);
+        };
     settings.login_name = login_name();
     if (options.record_file) {
         settings.on_snapshot = screen_recorder(options);

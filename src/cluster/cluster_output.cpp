@@ -62,15 +62,14 @@ void node_json(Writer& w, const NodeView& node, const ViewFilter& filter) {
     w.EndObject();
 }
 
-std::string mib(const std::optional<std::int64_t>& bytes) {
-    return bytes ? std::to_string(*bytes >> 20) : "??";
-}
+std::string mib(const std::optional<std::int64_t>& bytes) { return bytes ? std::to_string(*bytes >> 20) : "??"; }
 
 std::string header_line(const NodeView& node, WallTime now) {
     const std::string name = sanitize(node.hostname.value_or(node.address));
     std::string line = name + " (" + sanitize(node.address) + ")";
     if (node.snapshot) {
-        line += "  " + format_local_seconds(node.snapshot->sampled_at) + "  Driver " + sanitize_or_na(node.snapshot->driver_version);
+        line += "  " + format_local_seconds(node.snapshot->sampled_at) + "  Driver " +
+                sanitize_or_na(node.snapshot->driver_version);
         if (node.latency_ms) line += "  " + latency_text(*node.latency_ms);
     }
     if (node.state == NodeState::ok) return line;
@@ -91,10 +90,13 @@ std::string gpu_line(const Device& d, const Snapshot& view, std::size_t name_wid
     const auto known = [](const std::optional<double>& v, int width) {
         return pad_left(v ? std::to_string(static_cast<long>(std::lround(*v))) : "??", width);
     };
-    std::string line = "[" + std::to_string(d.index) + "] " + pad_right(sanitize_or_na(d.name), static_cast<int>(name_width)) +
-                       " | " + known(d.temperature_c, 2) + "\xc2\xb0" "C, " + known(d.gpu_utilization_percent, 3) +
-                       " % | " + pad_left(mib(d.memory_used_bytes), 5) + " / " + pad_left(mib(d.memory_total_bytes), 5) +
-                       " MB |";
+    std::string line = "[" + std::to_string(d.index) + "] " +
+                       pad_right(sanitize_or_na(d.name), static_cast<int>(name_width)) + " | " +
+                       known(d.temperature_c, 2) +
+                       "\xc2\xb0"
+                       "C, " +
+                       known(d.gpu_utilization_percent, 3) + " % | " + pad_left(mib(d.memory_used_bytes), 5) + " / " +
+                       pad_left(mib(d.memory_total_bytes), 5) + " MB |";
     if (options.no_processes) return line;
     for (const auto& p : view.processes)
         if (p.device_index == d.index) line += " " + process_text(p, options);
@@ -121,7 +123,8 @@ void write_cluster_json(std::ostream& out, const ClusterSnapshot& cluster, const
     std::vector<std::string> errors = cluster.errors;
     for (const NodeView& node : cluster.nodes) {
         node_json(w, node, filter);
-        if (node.state != NodeState::ok) errors.push_back(node.address + ": " + node.error.value_or(to_string(node.state)));
+        if (node.state != NodeState::ok)
+            errors.push_back(node.address + ": " + node.error.value_or(to_string(node.state)));
     }
     w.EndArray();
     w.Key("errors");

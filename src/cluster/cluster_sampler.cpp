@@ -11,7 +11,8 @@ ClusterSampler::ClusterSampler(std::unique_ptr<ClusterSource> source, Seconds in
     : source_(std::move(source)),
       interval_(interval),
       published_fd_(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)),
-      loop_(to_duration(interval), [this](MonoTime started, CancelToken cancel) { return round(started, cancel), true; }) {}
+      loop_(to_duration(interval),
+            [this](MonoTime started, CancelToken cancel) { return round(started, cancel), true; }) {}
 
 ClusterSampler::~ClusterSampler() {
     loop_.stop();  // a round in progress ends at once

@@ -19,12 +19,11 @@ const char* to_string(NodeState state) {
     return "error";
 }
 
-const char* origin_name(ClusterOrigin origin) {
-    return origin == ClusterOrigin::prometheus ? "prometheus" : "direct";
-}
+const char* origin_name(ClusterOrigin origin) { return origin == ClusterOrigin::prometheus ? "prometheus" : "direct"; }
 
 bool ClusterSnapshot::all_ok() const {
-    return errors.empty() && std::all_of(nodes.begin(), nodes.end(), [](const NodeView& n) { return n.state == NodeState::ok; });
+    return errors.empty() &&
+           std::all_of(nodes.begin(), nodes.end(), [](const NodeView& n) { return n.state == NodeState::ok; });
 }
 
 Result<NodeFilter> NodeFilter::parse(std::string_view text) {
@@ -78,12 +77,12 @@ std::shared_ptr<const Snapshot> shared_node_view(const std::shared_ptr<const Sna
         return process_before(a, b, filter.sort, filter.reverse);
     };
     // The sort is stable, so sorted input comes out as it went in.
-    const bool unchanged = filter.users.empty() &&
-                           std::all_of(s.devices.begin(), s.devices.end(),
-                                       [&](const Device& d) { return device_visible(d, filter); }) &&
-                           std::all_of(s.processes.begin(), s.processes.end(),
-                                       [&](const GpuProcess& p) { return process_visible(p, filter); }) &&
-                           std::is_sorted(s.processes.begin(), s.processes.end(), in_order);
+    const bool unchanged =
+        filter.users.empty() &&
+        std::all_of(s.devices.begin(), s.devices.end(), [&](const Device& d) { return device_visible(d, filter); }) &&
+        std::all_of(s.processes.begin(), s.processes.end(),
+                    [&](const GpuProcess& p) { return process_visible(p, filter); }) &&
+        std::is_sorted(s.processes.begin(), s.processes.end(), in_order);
     if (unchanged) return snapshot;
     return std::make_shared<const Snapshot>(node_view(s, filter));
 }

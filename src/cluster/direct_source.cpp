@@ -6,7 +6,8 @@
 
 namespace musatop::cluster {
 
-std::unique_ptr<net::HttpClient> make_node_client(const std::vector<NodeAddress>& nodes, const FetchSettings& settings) {
+std::unique_ptr<net::HttpClient> make_node_client(const std::vector<NodeAddress>& nodes,
+                                                  const FetchSettings& settings) {
     net::ClientSettings client;
     client.timeout = settings.timeout;
     client.max_body_bytes = settings.max_body_bytes;
@@ -15,7 +16,8 @@ std::unique_ptr<net::HttpClient> make_node_client(const std::vector<NodeAddress>
     client.conditional = settings.conditional;
     std::vector<net::Route> routes;
     routes.reserve(nodes.size());
-    for (const auto& node : nodes) routes.push_back(net::Route{net::Endpoint{node.https, node.host, node.port}, {}, {}});
+    for (const auto& node : nodes)
+        routes.push_back(net::Route{net::Endpoint{node.https, node.host, node.port}, {}, {}});
     auto made = std::make_unique<net::HttpClient>(std::move(routes), std::move(client));
     net::Request request;
     request.target = std::string(net::kSnapshotPath);

@@ -47,7 +47,8 @@ std::vector<std::string> expand_ranges(std::string_view ranges, std::string_view
         const std::string_view low_text = range.substr(0, dash);
         const long low = number(low_text, pattern);
         const long high = dash == std::string_view::npos ? low : number(range.substr(dash + 1), pattern);
-        if (high < low) throw Invalid{"'" + std::string(pattern) + "': range " + std::string(range) + " runs backwards"};
+        if (high < low)
+            throw Invalid{"'" + std::string(pattern) + "': range " + std::string(range) + " runs backwards"};
         if (static_cast<std::size_t>((high - low) / step) >= kMaxNodes)
             throw Invalid{"'" + std::string(pattern) + "': more than " + std::to_string(kMaxNodes) + " hosts"};
         const std::size_t width = low_text.size() > 1 && low_text.front() == '0' ? low_text.size() : 0;
@@ -64,7 +65,8 @@ std::vector<std::string> expand(std::string_view pattern) {
         const auto stray = pattern.find(']', at);
         if (stray != std::string_view::npos && (open == std::string_view::npos || stray < open))
             throw Invalid{"'" + std::string(pattern) + "': ']' without '['"};
-        const std::string_view literal = pattern.substr(at, open == std::string_view::npos ? std::string_view::npos : open - at);
+        const std::string_view literal =
+            pattern.substr(at, open == std::string_view::npos ? std::string_view::npos : open - at);
         for (auto& host : hosts) host += literal;
         if (open == std::string_view::npos) break;
         const auto close = pattern.find(']', open);

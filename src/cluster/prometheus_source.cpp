@@ -35,7 +35,9 @@ Result<std::unique_ptr<PrometheusSource>> PrometheusSource::make(PrometheusSetti
 }
 
 PrometheusSource::PrometheusSource(PrometheusSettings settings, net::Route route)
-    : settings_(std::move(settings)), shown_(shown_url(settings_.url)), client_({std::move(route)}, client_settings(settings_)) {}
+    : settings_(std::move(settings)),
+      shown_(shown_url(settings_.url)),
+      client_({std::move(route)}, client_settings(settings_)) {}
 
 PrometheusSource::Answer PrometheusSource::request(const std::string& path, const std::string& form, MonoTime until,
                                                    CancelToken cancel) {

@@ -136,7 +136,8 @@ const std::array<InstanceSeries, 6> kInstanceSeries = {{
     {metrics::kProcessInfo,
      [](Instance& in, const Element& metric, double) {
          const auto found = in.process_at.find({integer_label(metric, "gpu"), integer_label(metric, "pid")});
-         if (found != in.process_at.end()) in.snapshot.processes[found->second].command = known(label(metric, "command"));
+         if (found != in.process_at.end())
+             in.snapshot.processes[found->second].command = known(label(metric, "command"));
      }},
 }};
 
@@ -213,8 +214,8 @@ std::string cluster_query(const std::string& job, const RoundScope& scope) {
     // The drill-down's node gets the rest. `on(__name__)` matches nothing in the left
     // side (other names), so every one of its series is kept, at ~10 ms over 256 nodes.
     if (scope.screen_only && scope.focus)
-        query += " or on(__name__) {__name__=~\"" + details + "\"," + job_label + ",instance=" +
-                 promql_string(*scope.focus) + "}";
+        query += " or on(__name__) {__name__=~\"" + details + "\"," + job_label +
+                 ",instance=" + promql_string(*scope.focus) + "}";
     return query;
 }
 

@@ -68,8 +68,7 @@ std::vector<std::string> device_findings(const Device& d, const HealthThresholds
         *d.graphics_clock_mhz < t.throttle_clock_ratio * *d.graphics_clock_max_mhz)
         out.push_back("graphics clock " + number(*d.graphics_clock_mhz) + " MHz, " +
                       number(100 * *d.graphics_clock_mhz / *d.graphics_clock_max_mhz) + "% of its " +
-                      number(*d.graphics_clock_max_mhz) + " MHz maximum while " +
-                      number(*d.gpu_utilization_percent) +
+                      number(*d.graphics_clock_max_mhz) + " MHz maximum while " + number(*d.gpu_utilization_percent) +
                       "% busy (throttling, inferred: GMI gives no throttle reasons)");
     if (d.retired_pages_pending == true) out.push_back("retired pages pending: a GPU reset retires them");
     return out;

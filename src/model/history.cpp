@@ -25,9 +25,7 @@ namespace {
 
 float stored(std::optional<double> value) { return value ? static_cast<float>(*value) : std::nanf(""); }
 
-std::optional<double> unstored(float value) {
-    return std::isnan(value) ? std::nullopt : std::optional<double>(value);
-}
+std::optional<double> unstored(float value) { return std::isnan(value) ? std::nullopt : std::optional<double>(value); }
 
 }  // namespace
 

@@ -33,7 +33,7 @@ void check(Device& d) {
 void check(GpuProcess& p) {
     bound_bytes(p.gpu_memory_bytes);
     bound_bytes(p.rss_bytes);
-    bound(p.cpu_percent, 0, 1e6);  // per process, summed over cores: 100 % per core
+    bound(p.cpu_percent, 0, 1e6);       // per process, summed over cores: 100 % per core
     bound(p.create_time, -1e12, 1e12);  // a Unix time; finite is what matters (replays of old demos go below 0)
     bound(p.running_seconds, 0, 1e11);
 }

@@ -126,7 +126,8 @@ void Channel::connect_next(const Done& done) {
         const int one = 1;
         ::setsockopt(fd_.get(), IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
         ::setsockopt(fd_.get(), SOL_SOCKET, SO_KEEPALIVE, &one, sizeof one);
-        if (::connect(fd_.get(), reinterpret_cast<const sockaddr*>(&a.storage), a.length) == 0 || errno == EINPROGRESS) {
+        if (::connect(fd_.get(), reinterpret_cast<const sockaddr*>(&a.storage), a.length) == 0 ||
+            errno == EINPROGRESS) {
             phase_ = Phase::connecting;
             return watch(EPOLLOUT);
         }
@@ -196,7 +197,8 @@ bool Channel::retry(const Done& done) {
 Channel::Io Channel::write_some(std::string_view bytes, std::size_t& sent) {
     if (ssl_) {
         ERR_clear_error();
-        const int wrote = SSL_write(ssl_.get(), bytes.data(), static_cast<int>(std::min<std::size_t>(bytes.size(), INT_MAX)));
+        const int wrote =
+            SSL_write(ssl_.get(), bytes.data(), static_cast<int>(std::min<std::size_t>(bytes.size(), INT_MAX)));
         if (wrote > 0) return sent += static_cast<std::size_t>(wrote), Io::done;
         const int error = SSL_get_error(ssl_.get(), wrote);
         if (error == SSL_ERROR_WANT_READ) return Io::want_read;
@@ -245,13 +247,13 @@ void Channel::send(const Done& done) {
     std::size_t& sent = tunnel ? tunnel_sent_ : sent_;
     while (sent < bytes.size()) {
         switch (write_some(std::string_view(bytes).substr(sent), sent)) {
-        case Io::done: continue;
-        case Io::want_read: return watch(EPOLLIN);
-        case Io::want_write: return watch(EPOLLOUT);
-        case Io::closed:
-        case Io::failed:
-            if (tunnel || !retry(done)) fail(last_error_.empty() ? "the connection failed" : last_error_, done);
-            return;
+            case Io::done: continue;
+            case Io::want_read: return watch(EPOLLIN);
+            case Io::want_write: return watch(EPOLLOUT);
+            case Io::closed:
+            case Io::failed:
+                if (tunnel || !retry(done)) fail(last_error_.empty() ? "the connection failed" : last_error_, done);
+                return;
         }
     }
     tunnel_sent_ = 0;
@@ -318,19 +320,19 @@ void Channel::drop_idle() {
 
 void Channel::on_event(std::uint32_t events, const Done& done) {
     switch (phase_) {
-    case Phase::idle: return drop_idle();
-    case Phase::resolving: return;
-    case Phase::connecting: return connected(done);
-    case Phase::tunnel_reading: return read_tunnel(done);
-    case Phase::handshaking: return handshake(done);
-    case Phase::reading: return receive(done);
-    case Phase::tunnel_sending:
-    case Phase::sending:
-        if ((events & (EPOLLERR | EPOLLHUP)) && !ssl_) {
-            if (phase_ == Phase::tunnel_sending || !retry(done)) fail("the connection failed", done);
-            return;
-        }
-        return send(done);
+        case Phase::idle: return drop_idle();
+        case Phase::resolving: return;
+        case Phase::connecting: return connected(done);
+        case Phase::tunnel_reading: return read_tunnel(done);
+        case Phase::handshaking: return handshake(done);
+        case Phase::reading: return receive(done);
+        case Phase::tunnel_sending:
+        case Phase::sending:
+            if ((events & (EPOLLERR | EPOLLHUP)) && !ssl_) {
+                if (phase_ == Phase::tunnel_sending || !retry(done)) fail("the connection failed", done);
+                return;
+            }
+            return send(done);
     }
 }
 

@@ -19,10 +19,10 @@ namespace musatop::net {
 struct ChannelContext {
     int epoll = -1;
     const ClientSettings* settings = nullptr;
-    const TlsContext* tls = nullptr;        // null when no channel is https://, or it failed
+    const TlsContext* tls = nullptr;         // null when no channel is https://, or it failed
     const std::string* tls_error = nullptr;  // why it failed
-    std::size_t* busy = nullptr;            // requests out, over every channel
-    std::vector<char>* buffer = nullptr;    // one receive buffer for all
+    std::size_t* busy = nullptr;             // requests out, over every channel
+    std::vector<char>* buffer = nullptr;     // one receive buffer for all
 };
 
 class Channel {
@@ -74,7 +74,7 @@ private:
     std::string wire_;         // what is being sent
     std::string tunnel_;       // CONNECT, through an http proxy to an https server
     std::size_t tunnel_sent_ = 0;
-    std::string etag_;         // of the last answer used
+    std::string etag_;  // of the last answer used
     std::vector<SocketAddress> addresses_;
     std::size_t next_address_ = 0;
     std::unique_ptr<Lookup> lookup_;

@@ -91,7 +91,7 @@ HeadStatus Connection::read_head(bool first_request) {
         if (end != std::string::npos && end <= limits_.max_head_bytes) {
             head_end_ = end;
             return head_has_body(std::string_view(buffer_).substr(0, end)) ? HeadStatus::has_body
-                                                                            : HeadStatus::complete;
+                                                                           : HeadStatus::complete;
         }
         if (buffer_.size() >= limits_.max_head_bytes) return HeadStatus::too_large;
         switch (receive(deadline)) {
@@ -118,7 +118,8 @@ bool Connection::send_all(std::string_view data) {
     while (!data.empty()) {
         ssize_t n = 0;
         if (ssl_) {
-            const int written = SSL_write(ssl_, data.data(), static_cast<int>(std::min<std::size_t>(data.size(), 1 << 20)));
+            const int written =
+                SSL_write(ssl_, data.data(), static_cast<int>(std::min<std::size_t>(data.size(), 1 << 20)));
             if (written <= 0) {
                 const int error = SSL_get_error(ssl_, written);
                 if (error != SSL_ERROR_WANT_READ && error != SSL_ERROR_WANT_WRITE) return false;
@@ -176,17 +177,17 @@ void Connection::linger() {
 
 std::string_view reason_phrase(int status) {
     switch (status) {
-    case 200: return "OK";
-    case 304: return "Not Modified";
-    case 400: return "Bad Request";
-    case 401: return "Unauthorized";
-    case 404: return "Not Found";
-    case 405: return "Method Not Allowed";
-    case 413: return "Payload Too Large";
-    case 431: return "Request Header Fields Too Large";
-    case 500: return "Internal Server Error";
-    case 503: return "Service Unavailable";
-    default: return "Unknown";
+        case 200: return "OK";
+        case 304: return "Not Modified";
+        case 400: return "Bad Request";
+        case 401: return "Unauthorized";
+        case 404: return "Not Found";
+        case 405: return "Method Not Allowed";
+        case 413: return "Payload Too Large";
+        case 431: return "Request Header Fields Too Large";
+        case 500: return "Internal Server Error";
+        case 503: return "Service Unavailable";
+        default: return "Unknown";
     }
 }
 

@@ -34,8 +34,9 @@ Result<Url> parse_url(std::string_view text, std::string_view what) {
     const auto slash = text.find('/');
     std::string_view authority = text.substr(0, slash);
     if (authority.find('@') != std::string_view::npos)
-        return Error{where + "a user or password in the URL would show in the process list; "
-                             "use the password or token file options instead"};
+        return Error{where +
+                     "a user or password in the URL would show in the process list; "
+                     "use the password or token file options instead"};
     url.endpoint.port = url.endpoint.tls ? 443 : 80;
     std::string_view port;
     if (!authority.empty() && authority.front() == '[') {

@@ -65,7 +65,9 @@ HttpClient::HttpClient(std::vector<Route> routes, ClientSettings settings) : sta
 
 HttpClient::~HttpClient() = default;
 
-void HttpClient::set_request(std::size_t index, const Request& request) { state_->channels.at(index).set_request(request); }
+void HttpClient::set_request(std::size_t index, const Request& request) {
+    state_->channels.at(index).set_request(request);
+}
 
 void HttpClient::abandon(std::size_t index) { state_->channels.at(index).abandon(); }
 
@@ -102,7 +104,8 @@ void HttpClient::round(MonoTime until, CancelToken cancel, const Done& done) {
         if (st.busy == 0 || now >= until) break;
         if (resolving) wake = std::min(wake, now + kLookupPoll);
         const auto wait_ms = std::chrono::ceil<std::chrono::milliseconds>(wake - now).count();
-        const int ready = ::epoll_wait(st.epoll.get(), events, 64, static_cast<int>(std::clamp<long long>(wait_ms, 0, 1000)));
+        const int ready =
+            ::epoll_wait(st.epoll.get(), events, 64, static_cast<int>(std::clamp<long long>(wait_ms, 0, 1000)));
         if (ready < 0 && errno != EINTR) break;  // no epoll set (out of fds): the next round retries
         bool cancelled = false;
         for (int i = 0; i < ready; ++i) {

@@ -16,9 +16,7 @@ bool named(std::string_view header, std::string_view name) {
            text::fold_case(header.substr(0, name.size())) == name;
 }
 
-std::string_view value_of(std::string_view header) {
-    return text::trim(header.substr(header.find(':') + 1));
-}
+std::string_view value_of(std::string_view header) { return text::trim(header.substr(header.find(':') + 1)); }
 
 // False once `start` cannot be the beginning of "HTTP/1.x".
 bool http_start(std::string_view start) {
@@ -119,63 +117,63 @@ HttpResponseReader::Progress HttpResponseReader::feed(std::string_view bytes) {
     std::string text;
     while (state_ == Progress::reading && !bytes.empty()) {
         switch (part_) {
-        case Part::status_line:
-        case Part::headers:
-        case Part::trailers:
-        case Part::chunk_size:
-        case Part::chunk_end: {
-            const std::size_t before = bytes.size();
-            const bool complete = line(text, bytes);
-            header_bytes_ += before - bytes.size();
-            // An answer that does not open with a status line is HTTP/0.9 or another
-            // protocol: said as soon as its first bytes show it, not after 64 KiB.
-            if (part_ == Part::status_line && !http_start(complete ? text : pending_))
-                return fail("not an HTTP answer: no status line (an HTTP/0.9 server, or not HTTP at all)");
-            if (header_bytes_ > kMaxHeaderBytes || pending_.size() > kMaxLineBytes)
-                return fail("the answer's headers exceed 64 KiB");
-            if (!complete) break;
-            if (part_ == Part::status_line) {
-                int code = 0;
-                if (text.size() < 12 || text.rfind("HTTP/1.", 0) != 0 || text[8] != ' ' ||
-                    std::from_chars(text.data() + 9, text.data() + 12, code).ptr != text.data() + 12 || code < 100)
-                    return fail("not an HTTP answer");
-                status_ = code;
-                keep_alive_ = text[7] == '1';  // HTTP/1.0 closes unless it says otherwise
-                part_ = Part::headers;
-            } else if (part_ == Part::headers) {
-                if (text.empty()) after_headers();
-                else header(text);
-            } else if (part_ == Part::chunk_size) {
-                std::size_t size = 0;
-                const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), size, 16);
-                if (error != std::errc{} || (end != text.data() + text.size() && *end != ';' && *end != ' '))
-                    return fail("the answer's chunk size is not a number");
-                remaining_ = size;
-                part_ = size == 0 ? Part::trailers : Part::chunk_data;
-            } else if (part_ == Part::chunk_end) {
-                if (!text.empty()) return fail("a chunk of the answer does not end where it says");
-                part_ = Part::chunk_size;
-            } else if (text.empty()) {  // the end of the trailers
-                state_ = Progress::done;
+            case Part::status_line:
+            case Part::headers:
+            case Part::trailers:
+            case Part::chunk_size:
+            case Part::chunk_end: {
+                const std::size_t before = bytes.size();
+                const bool complete = line(text, bytes);
+                header_bytes_ += before - bytes.size();
+                // An answer that does not open with a status line is HTTP/0.9 or another
+                // protocol: said as soon as its first bytes show it, not after 64 KiB.
+                if (part_ == Part::status_line && !http_start(complete ? text : pending_))
+                    return fail("not an HTTP answer: no status line (an HTTP/0.9 server, or not HTTP at all)");
+                if (header_bytes_ > kMaxHeaderBytes || pending_.size() > kMaxLineBytes)
+                    return fail("the answer's headers exceed 64 KiB");
+                if (!complete) break;
+                if (part_ == Part::status_line) {
+                    int code = 0;
+                    if (text.size() < 12 || text.rfind("HTTP/1.", 0) != 0 || text[8] != ' ' ||
+                        std::from_chars(text.data() + 9, text.data() + 12, code).ptr != text.data() + 12 || code < 100)
+                        return fail("not an HTTP answer");
+                    status_ = code;
+                    keep_alive_ = text[7] == '1';  // HTTP/1.0 closes unless it says otherwise
+                    part_ = Part::headers;
+                } else if (part_ == Part::headers) {
+                    if (text.empty()) after_headers();
+                    else header(text);
+                } else if (part_ == Part::chunk_size) {
+                    std::size_t size = 0;
+                    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), size, 16);
+                    if (error != std::errc{} || (end != text.data() + text.size() && *end != ';' && *end != ' '))
+                        return fail("the answer's chunk size is not a number");
+                    remaining_ = size;
+                    part_ = size == 0 ? Part::trailers : Part::chunk_data;
+                } else if (part_ == Part::chunk_end) {
+                    if (!text.empty()) return fail("a chunk of the answer does not end where it says");
+                    part_ = Part::chunk_size;
+                } else if (text.empty()) {  // the end of the trailers
+                    state_ = Progress::done;
+                }
+                break;
             }
-            break;
-        }
-        case Part::body_length:
-        case Part::chunk_data: {
-            const std::string_view piece = bytes.substr(0, remaining_);
-            if (!append(piece)) return state_;
-            bytes.remove_prefix(piece.size());
-            remaining_ -= piece.size();
-            if (remaining_ == 0) {
-                if (part_ == Part::chunk_data) part_ = Part::chunk_end;
-                else state_ = Progress::done;
+            case Part::body_length:
+            case Part::chunk_data: {
+                const std::string_view piece = bytes.substr(0, remaining_);
+                if (!append(piece)) return state_;
+                bytes.remove_prefix(piece.size());
+                remaining_ -= piece.size();
+                if (remaining_ == 0) {
+                    if (part_ == Part::chunk_data) part_ = Part::chunk_end;
+                    else state_ = Progress::done;
+                }
+                break;
             }
-            break;
-        }
-        case Part::body_until_end:
-            if (!append(bytes)) return state_;
-            bytes = {};
-            break;
+            case Part::body_until_end:
+                if (!append(bytes)) return state_;
+                bytes = {};
+                break;
         }
     }
     if (state_ == Progress::done && !bytes.empty()) keep_alive_ = false;  // more than one answer: do not reuse

@@ -83,8 +83,8 @@ Response Router::route(const RequestHead& request) const {
 }
 
 std::string write_response_head(const Response& response, std::size_t body_bytes, bool gzipped, bool keep_alive) {
-    std::string head = "HTTP/1.1 " + std::to_string(response.status) + " " +
-                       std::string(reason_phrase(response.status)) + "\r\n";
+    std::string head =
+        "HTTP/1.1 " + std::to_string(response.status) + " " + std::string(reason_phrase(response.status)) + "\r\n";
     if (!response.content_type.empty()) head.append("Content-Type: ").append(response.content_type).append("\r\n");
     if (response.status != 304) head += "Content-Length: " + std::to_string(body_bytes) + "\r\n";
     if (gzipped) head += "Content-Encoding: gzip\r\n";
@@ -150,7 +150,8 @@ struct HttpServer::Shared {
         }
         const std::size_t size = body ? body->size() : 0;
         const std::string head = write_response_head(response, size, gzipped_body, keep_alive);
-        const bool sent = connection.send_reply(head, request->method == "HEAD" || !body ? "" : std::string_view(*body));
+        const bool sent =
+            connection.send_reply(head, request->method == "HEAD" || !body ? "" : std::string_view(*body));
         return sent && keep_alive;
     }
 
@@ -180,12 +181,12 @@ struct HttpServer::Shared {
         }
         for (std::size_t served = 0; served < limits.max_requests_per_connection; ++served) {
             switch (connection.read_head(served == 0)) {
-            case HeadStatus::complete: break;
-            case HeadStatus::too_large: return connection.refuse(431, "request line and headers over 8 KiB\n");
-            case HeadStatus::has_body: return connection.refuse(413, "musatop serve takes no request bodies\n");
-            case HeadStatus::closed:
-            case HeadStatus::timed_out:
-            case HeadStatus::stopped: return;
+                case HeadStatus::complete: break;
+                case HeadStatus::too_large: return connection.refuse(431, "request line and headers over 8 KiB\n");
+                case HeadStatus::has_body: return connection.refuse(413, "musatop serve takes no request bodies\n");
+                case HeadStatus::closed:
+                case HeadStatus::timed_out:
+                case HeadStatus::stopped: return;
             }
             const bool last = served + 1 == limits.max_requests_per_connection;
             if (!answer(connection, last)) return;

@@ -8,8 +8,8 @@
 namespace musatop::net {
 namespace {
 
-const char* first_set(const std::function<const char*(const char*)>& environment, std::initializer_list<const char*> names,
-                      const char** chosen) {
+const char* first_set(const std::function<const char*(const char*)>& environment,
+                      std::initializer_list<const char*> names, const char** chosen) {
     for (const char* name : names) {
         const char* value = environment(name);
         if (value && *value) {

@@ -52,8 +52,7 @@ Lookup::~Lookup() {
             return;
         }
     }
-    if (status_ == Status::running && ::gai_error(&request_->control) == 0)
-        ::freeaddrinfo(request_->control.ar_result);
+    if (status_ == Status::running && ::gai_error(&request_->control) == 0) ::freeaddrinfo(request_->control.ar_result);
 }
 
 Lookup::Status Lookup::poll() {

@@ -60,7 +60,8 @@ Result<std::shared_ptr<TlsContext>> TlsContext::client(const std::optional<std::
         }
     } else {
         SSL_CTX_set_default_verify_paths(context);  // reads SSL_CERT_FILE / SSL_CERT_DIR
-        const auto bundle = system_ca_bundle("", X509_get_default_cert_file(), [](const char* name) { return std::getenv(name); });
+        const auto bundle =
+            system_ca_bundle("", X509_get_default_cert_file(), [](const char* name) { return std::getenv(name); });
         if (bundle) SSL_CTX_load_verify_locations(context, bundle->c_str(), nullptr);
         ERR_clear_error();
     }

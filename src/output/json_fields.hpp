@@ -17,9 +17,9 @@
 namespace musatop::json_fields {
 
 template <typename Row>
-using Member = std::variant<std::int64_t Row::*, std::optional<std::string> Row::*, std::optional<double> Row::*,
-                            std::optional<std::int64_t> Row::*, std::optional<bool> Row::*,
-                            std::vector<std::string> Row::*>;
+using Member =
+    std::variant<std::int64_t Row::*, std::optional<std::string> Row::*, std::optional<double> Row::*,
+                 std::optional<std::int64_t> Row::*, std::optional<bool> Row::*, std::vector<std::string> Row::*>;
 
 template <typename Row>
 struct Field {

@@ -24,12 +24,12 @@ int digits(std::string_view text, std::size_t at, std::size_t count) {
     return error == std::errc{} && end == text.data() + at + count ? value : -1;
 }
 
-
 }  // namespace
 
 std::optional<WallTime> parse_iso8601(std::string_view s) {
     // YYYY-MM-DDTHH:MM:SS[.ffffff](+00:00|Z)
-    if (s.size() < 20 || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':') return std::nullopt;
+    if (s.size() < 20 || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':')
+        return std::nullopt;
     std::tm t{};
     const int year = digits(s, 0, 4), month = digits(s, 5, 2), day = digits(s, 8, 2);
     const int hour = digits(s, 11, 2), minute = digits(s, 14, 2), second = digits(s, 17, 2);
@@ -68,13 +68,15 @@ constexpr unsigned kParseFlags = rapidjson::kParseIterativeFlag | rapidjson::kPa
 
 struct JsonSnapshotReader::Parser {
     Limits limits;
-    rapidjson::Reader reader;  // keeps its stack between documents
-    std::string copy;          // a text without the padding, copied into it
+    rapidjson::Reader reader;                 // keeps its stack between documents
+    std::string copy;                         // a text without the padding, copied into it
     std::size_t devices = 8, processes = 16;  // the last document's list sizes
 };
 
 JsonSnapshotReader::JsonSnapshotReader() : JsonSnapshotReader(Limits{}) {}
-JsonSnapshotReader::JsonSnapshotReader(Limits limits) : parser_(std::make_unique<Parser>()) { parser_->limits = limits; }
+JsonSnapshotReader::JsonSnapshotReader(Limits limits) : parser_(std::make_unique<Parser>()) {
+    parser_->limits = limits;
+}
 JsonSnapshotReader::~JsonSnapshotReader() = default;
 JsonSnapshotReader::JsonSnapshotReader(JsonSnapshotReader&&) noexcept = default;
 JsonSnapshotReader& JsonSnapshotReader::operator=(JsonSnapshotReader&&) noexcept = default;

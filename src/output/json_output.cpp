@@ -22,9 +22,7 @@ json optional_float(const std::optional<double>& value) {
     return (value && std::isfinite(*value)) ? json(*value) : json(nullptr);
 }
 
-json optional_time(const std::optional<WallTime>& time) {
-    return time ? json(format_iso8601(*time)) : json(nullptr);
-}
+json optional_time(const std::optional<WallTime>& time) { return time ? json(format_iso8601(*time)) : json(nullptr); }
 
 template <typename Row, std::size_t N>
 json row_json(const Row& row, const std::array<json_fields::Field<Row>, N>& fields) {

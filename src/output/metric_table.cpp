@@ -20,7 +20,8 @@ const std::array<GpuMetric, 23> kGpuMetrics = {{
      Derived::process_count},
     // Link, engines, fan and limits; named like node_exporter's node_pcidevice_*_link_width.
     {"musatop_gpu_pcie_link_generation", "PCIe generation the link runs at.", &Device::pcie_generation_current},
-    {"musatop_gpu_pcie_link_generation_max", "Highest PCIe generation the link supports.", &Device::pcie_generation_max},
+    {"musatop_gpu_pcie_link_generation_max", "Highest PCIe generation the link supports.",
+     &Device::pcie_generation_max},
     {"musatop_gpu_pcie_link_width", "PCIe lanes the link runs with.", &Device::pcie_link_width_current},
     {"musatop_gpu_pcie_link_width_max", "PCIe lanes the link supports at most.", &Device::pcie_link_width_max},
     {"musatop_gpu_encoder_utilization_ratio", "Video encoder utilisation reported by mthreads-gmi, 0 to 1.",

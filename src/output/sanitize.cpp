@@ -20,6 +20,7 @@ bool in_ranges(char32_t cp, const std::array<Range, N>& ranges) {
 }
 
 // Unicode general category Cf (format characters).
+// clang-format off
 constexpr std::array<Range, 21> format_characters = {{
     {0x00AD, 0x00AD}, {0x0600, 0x0605}, {0x061C, 0x061C}, {0x06DD, 0x06DD}, {0x070F, 0x070F},
     {0x0890, 0x0891}, {0x08E2, 0x08E2}, {0x180E, 0x180E}, {0x200B, 0x200F}, {0x202A, 0x202E},
@@ -45,14 +46,15 @@ constexpr std::array<Range, 22> wide = {{
 constexpr std::array<Range, 5> wide_astral = {{
     {0x1F300, 0x1F64F}, {0x1F680, 0x1F6FF}, {0x1F900, 0x1F9FF}, {0x20000, 0x2FFFD}, {0x30000, 0x3FFFD},
 }};
+// clang-format on
 
 }  // namespace
 
 bool is_unsafe_code_point(char32_t cp) {
-    if (cp >= 0x20 && cp < 0x7F) return false;  // printable ASCII: the common case
-    if (cp < 0x20 || (cp >= 0x7F && cp <= 0x9F)) return true;          // Cc
-    if (cp >= 0xD800 && cp <= 0xDFFF) return true;                     // Cs
-    if ((cp >= 0xE000 && cp <= 0xF8FF) || cp >= 0xF0000) return true;  // Co (planes 15-16 are private use)
+    if (cp >= 0x20 && cp < 0x7F) return false;                                   // printable ASCII: the common case
+    if (cp < 0x20 || (cp >= 0x7F && cp <= 0x9F)) return true;                    // Cc
+    if (cp >= 0xD800 && cp <= 0xDFFF) return true;                               // Cs
+    if ((cp >= 0xE000 && cp <= 0xF8FF) || cp >= 0xF0000) return true;            // Co (planes 15-16 are private use)
     if ((cp >= 0xFDD0 && cp <= 0xFDEF) || (cp & 0xFFFE) == 0xFFFE) return true;  // non-characters
     return in_ranges(cp, format_characters);
 }
@@ -83,7 +85,9 @@ std::string sanitize(std::string_view text) {
     return out;
 }
 
-std::string sanitize_or_na(const std::optional<std::string>& text) { return text ? sanitize(std::string_view(*text)) : "N/A"; }
+std::string sanitize_or_na(const std::optional<std::string>& text) {
+    return text ? sanitize(std::string_view(*text)) : "N/A";
+}
 
 int display_width(std::string_view text) {
     int width = 0;

@@ -13,6 +13,7 @@ using Scalar = SnapshotHandler::Scalar;
 using Kind = Scalar::Kind;
 
 // The root's keys, in document order.
+// clang-format off
 enum RootKey : int {
     schema_version, sampled_at, devices_sampled_at, processes_sampled_at, driver_version, gmi_version, musa_version,
     musa_version_source, musa_version_reason, host, devices, processes, devices_stale, processes_stale, errors,
@@ -22,6 +23,7 @@ constexpr std::array<std::string_view, root_key_count> kRootKeys = {
     "schema_version", "sampled_at", "devices_sampled_at", "processes_sampled_at", "driver_version", "gmi_version",
     "musa_version", "musa_version_source", "musa_version_reason", "host", "devices", "processes", "devices_stale",
     "processes_stale", "errors", "device_source", "device_source_reason", "processes_unverified_reason", "health"};
+// clang-format on
 
 constexpr int kStatusKey = 100;       // a process's "status"
 constexpr int kAttributionKey = 200;  // + the index in kAttribution
@@ -50,7 +52,8 @@ const char* expected(const json_fields::Member<Row>& member) {
         [](auto field) {
             using Value = std::decay_t<decltype(std::declval<Row>().*field)>;
             if constexpr (std::is_same_v<Value, std::optional<double>>) return " is not a number";
-            else if constexpr (std::is_same_v<Value, std::int64_t> || std::is_same_v<Value, std::optional<std::int64_t>>)
+            else if constexpr (std::is_same_v<Value, std::int64_t> ||
+                               std::is_same_v<Value, std::optional<std::int64_t>>)
                 return " is not an integer";
             else if constexpr (std::is_same_v<Value, std::optional<bool>>) return " is not true or false";
             else if constexpr (std::is_same_v<Value, std::vector<std::string>>) return " is not a list";
@@ -77,7 +80,8 @@ std::optional<std::string> set_field(const std::array<json_fields::Field<Row>, N
                 fits = value.kind == Kind::integer || value.kind == Kind::real || value.kind == Kind::too_big;
                 if (fits) slot = value.kind == Kind::real ? value.real : static_cast<double>(value.integer);
                 if (value.kind == Kind::too_big) slot = value.real;
-            } else if constexpr (std::is_same_v<Value, std::int64_t> || std::is_same_v<Value, std::optional<std::int64_t>>) {
+            } else if constexpr (std::is_same_v<Value, std::int64_t> ||
+                                 std::is_same_v<Value, std::optional<std::int64_t>>) {
                 too_big = value.kind == Kind::too_big;
                 fits = value.kind == Kind::integer;
                 if (fits) slot = value.integer;
@@ -109,16 +113,21 @@ std::optional<std::string> missing(const std::array<json_fields::Field<Row>, N>&
 // True when member `index` of the table is a list of texts.
 template <typename Row, std::size_t N>
 bool is_text_list(const std::array<json_fields::Field<Row>, N>& fields, int index) {
-    return index >= 0 && std::holds_alternative<std::vector<std::string> Row::*>(fields[static_cast<std::size_t>(index)].member);
+    return index >= 0 &&
+           std::holds_alternative<std::vector<std::string> Row::*>(fields[static_cast<std::size_t>(index)].member);
 }
 
 const char* root_expected(int key) {
     switch (key) {
-    case schema_version: return " is not an integer";
-    case host: return " is not an object";
-    case devices: case processes: case errors: case health: return " is not a list";
-    case devices_stale: case processes_stale: return " is not true or false";
-    default: return " is not a string";
+        case schema_version: return " is not an integer";
+        case host: return " is not an object";
+        case devices:
+        case processes:
+        case errors:
+        case health: return " is not a list";
+        case devices_stale:
+        case processes_stale: return " is not true or false";
+        default: return " is not a string";
     }
 }
 
@@ -151,18 +160,18 @@ bool SnapshotHandler::Key(const char* text, rapidjson::SizeType length, bool) {
     const std::string_view key(text, length);
     Level& level = top();
     switch (level.context) {
-    case Context::root: level.pending = find_key(kRootKeys, key, level.cursor); break;
-    case Context::host: level.pending = find_key(json_fields::kHost, key, level.cursor); break;
-    case Context::device: level.pending = find_key(json_fields::kDevice, key, level.cursor); break;
-    case Context::process:
-        if (key == "status") {
-            level.pending = kStatusKey;
-        } else if ((level.pending = find_key(json_fields::kProcess, key, level.cursor)) < 0) {
-            const int owner = find_key(json_fields::kAttribution, key, level.second_cursor);
-            level.pending = owner < 0 ? -1 : kAttributionKey + owner;
-        }
-        break;
-    default: break;
+        case Context::root: level.pending = find_key(kRootKeys, key, level.cursor); break;
+        case Context::host: level.pending = find_key(json_fields::kHost, key, level.cursor); break;
+        case Context::device: level.pending = find_key(json_fields::kDevice, key, level.cursor); break;
+        case Context::process:
+            if (key == "status") {
+                level.pending = kStatusKey;
+            } else if ((level.pending = find_key(json_fields::kProcess, key, level.cursor)) < 0) {
+                const int owner = find_key(json_fields::kAttribution, key, level.second_cursor);
+                level.pending = owner < 0 ? -1 : kAttributionKey + owner;
+            }
+            break;
+        default: break;
     }
     return true;
 }
@@ -177,32 +186,32 @@ bool SnapshotHandler::scalar(const Scalar& value) {
     const int key = level.pending;
     std::optional<std::string> wrong;
     switch (level.context) {
-    case Context::root: return root_scalar(key, value);
-    case Context::host:
-        if (key >= 0) wrong = set_field(json_fields::kHost, key, value, out_.host, level.given);
-        break;
-    case Context::device:
-        if (is_text_list(json_fields::kDevice, key) && value.kind != Kind::null)
-            wrong = std::string(json_fields::kDevice[static_cast<std::size_t>(key)].key) + " is not a list";
-        else if (key >= 0) wrong = set_field(json_fields::kDevice, key, value, out_.devices.back(), level.given);
-        break;
-    case Context::process:
-        if (key == kStatusKey) {
-            if (value.kind == Kind::text) level.status = std::string(value.text);
-            else if (value.kind != Kind::null) wrong = "status is not a string";
-        } else if (key >= kAttributionKey) {
-            wrong = set_field(json_fields::kAttribution, key - kAttributionKey, value, out_.processes.back().attribution,
-                              level.second_given);
-        } else if (key >= 0) {
-            wrong = set_field(json_fields::kProcess, key, value, out_.processes.back(), level.given);
-        }
-        break;
-    case Context::devices: wrong = "a device is not an object"; break;
-    case Context::processes: wrong = "a process is not an object"; break;
-    case Context::texts:
-        if (value.kind == Kind::text) level.texts->emplace_back(value.text);
-        else wrong = level.item_error;
-        break;
+        case Context::root: return root_scalar(key, value);
+        case Context::host:
+            if (key >= 0) wrong = set_field(json_fields::kHost, key, value, out_.host, level.given);
+            break;
+        case Context::device:
+            if (is_text_list(json_fields::kDevice, key) && value.kind != Kind::null)
+                wrong = std::string(json_fields::kDevice[static_cast<std::size_t>(key)].key) + " is not a list";
+            else if (key >= 0) wrong = set_field(json_fields::kDevice, key, value, out_.devices.back(), level.given);
+            break;
+        case Context::process:
+            if (key == kStatusKey) {
+                if (value.kind == Kind::text) level.status = std::string(value.text);
+                else if (value.kind != Kind::null) wrong = "status is not a string";
+            } else if (key >= kAttributionKey) {
+                wrong = set_field(json_fields::kAttribution, key - kAttributionKey, value,
+                                  out_.processes.back().attribution, level.second_given);
+            } else if (key >= 0) {
+                wrong = set_field(json_fields::kProcess, key, value, out_.processes.back(), level.given);
+            }
+            break;
+        case Context::devices: wrong = "a device is not an object"; break;
+        case Context::processes: wrong = "a process is not an object"; break;
+        case Context::texts:
+            if (value.kind == Kind::text) level.texts->emplace_back(value.text);
+            else wrong = level.item_error;
+            break;
     }
     if (wrong) fail(std::move(*wrong));
     return true;
@@ -222,45 +231,46 @@ bool SnapshotHandler::root_scalar(int key, const Scalar& value) {
         if (!slot) fail(name + " is not an ISO 8601 time");
     };
     switch (key) {
-    case schema_version:
-        if (value.kind == Kind::integer) schema_ = value.integer;
-        else if (value.kind == Kind::too_big) schema_problem_ = "schema_version is out of range";
-        else if (value.kind != Kind::null) schema_problem_ = "schema_version is not an integer";
-        return true;
-    case sampled_at: {
-        std::optional<WallTime> at;
-        time(at);
-        if (at) {
-            out_.sampled_at = *at;
-            seen_ |= 1u << sampled_at;
+        case schema_version:
+            if (value.kind == Kind::integer) schema_ = value.integer;
+            else if (value.kind == Kind::too_big) schema_problem_ = "schema_version is out of range";
+            else if (value.kind != Kind::null) schema_problem_ = "schema_version is not an integer";
+            return true;
+        case sampled_at: {
+            std::optional<WallTime> at;
+            time(at);
+            if (at) {
+                out_.sampled_at = *at;
+                seen_ |= 1u << sampled_at;
+            }
+            return true;
         }
-        return true;
-    }
-    case devices_sampled_at: return time(out_.devices_sampled_at), true;
-    case processes_sampled_at: return time(out_.processes_sampled_at), true;
-    case driver_version: return text(out_.driver_version), true;
-    case gmi_version: return text(out_.gmi_version), true;
-    case musa_version: return text(out_.musa_version), true;
-    case musa_version_source: return text(out_.musa_version_source), true;
-    case musa_version_reason: return text(out_.musa_version_reason), true;
-    case device_source_reason: return text(out_.device_source_reason), true;
-    case processes_unverified_reason: return text(out_.processes_unverified_reason), true;
-    case device_source: {
-        if (value.kind == Kind::null) return true;
-        for (auto source : {DeviceSource::gmi_json, DeviceSource::gmi_summary, DeviceSource::demo})
-            if (value.kind == Kind::text && value.text == to_string(source)) return out_.device_source = source, true;
-        return fail("device_source is not gmi-json, gmi-summary or demo"), true;
-    }
-    case devices_stale:
-    case processes_stale:
-        if (value.kind != Kind::boolean) return fail(name + " is not true or false"), true;
-        (key == devices_stale ? out_.devices_stale : out_.processes_stale) = value.boolean;
-        seen_ |= 1u << key;
-        return true;
-    case health:
-        if (value.kind != Kind::null) fail(name + " is not a list");
-        return true;
-    default: fail(name + root_expected(key)); return true;
+        case devices_sampled_at: return time(out_.devices_sampled_at), true;
+        case processes_sampled_at: return time(out_.processes_sampled_at), true;
+        case driver_version: return text(out_.driver_version), true;
+        case gmi_version: return text(out_.gmi_version), true;
+        case musa_version: return text(out_.musa_version), true;
+        case musa_version_source: return text(out_.musa_version_source), true;
+        case musa_version_reason: return text(out_.musa_version_reason), true;
+        case device_source_reason: return text(out_.device_source_reason), true;
+        case processes_unverified_reason: return text(out_.processes_unverified_reason), true;
+        case device_source: {
+            if (value.kind == Kind::null) return true;
+            for (auto source : {DeviceSource::gmi_json, DeviceSource::gmi_summary, DeviceSource::demo})
+                if (value.kind == Kind::text && value.text == to_string(source))
+                    return out_.device_source = source, true;
+            return fail("device_source is not gmi-json, gmi-summary or demo"), true;
+        }
+        case devices_stale:
+        case processes_stale:
+            if (value.kind != Kind::boolean) return fail(name + " is not true or false"), true;
+            (key == devices_stale ? out_.devices_stale : out_.processes_stale) = value.boolean;
+            seen_ |= 1u << key;
+            return true;
+        case health:
+            if (value.kind != Kind::null) fail(name + " is not a list");
+            return true;
+        default: fail(name + root_expected(key)); return true;
     }
 }
 
@@ -287,49 +297,56 @@ bool SnapshotHandler::open(bool object) {
         levels_.push_back(texts_level);
     };
     switch (level.context) {
-    case Context::root:
-        if (key < 0) return skip_nested(), true;
-        if (object && key == host) return seen_ |= 1u << host, levels_.push_back(Level{Context::host}), true;
-        if (!object && (key == devices || key == processes || key == errors)) seen_ |= 1u << key;
-        if (!object && key == devices) return levels_.push_back(Level{Context::devices}), true;
-        if (!object && key == processes) return levels_.push_back(Level{Context::processes}), true;
-        if (!object && key == errors) return push_texts(&out_.errors, "an error is not a string"), true;
-        if (!object && key == health) return push_texts(&out_.health, "health holds something other than text"), true;
-        if (key == schema_version) schema_problem_ = "schema_version is not an integer";
-        else fail(std::string(kRootKeys[static_cast<std::size_t>(key)]) + root_expected(key));
-        break;
-    case Context::devices:
-        if (!object) return fail("a device is not an object"), skip_nested(), true;
-        if (out_.devices.size() >= max_devices_)  // stops the parse: memory stays bounded
-            return over_limit_ = "more than " + std::to_string(max_devices_) + " GPUs", false;
-        out_.devices.emplace_back();  // filled where it lies (a Device is ~700 bytes)
-        return levels_.push_back(Level{Context::device}), true;
-    case Context::processes:
-        if (!object) return fail("a process is not an object"), skip_nested(), true;
-        if (out_.processes.size() >= max_processes_)
-            return over_limit_ = "more than " + std::to_string(max_processes_) + " process rows", false;
-        out_.processes.emplace_back();
-        return levels_.push_back(Level{Context::process}), true;
-    case Context::device:
-        if (!object && is_text_list(json_fields::kDevice, key)) {
-            const auto member = std::get<std::vector<std::string> Device::*>(json_fields::kDevice[static_cast<std::size_t>(key)].member);
-            level.given |= std::uint64_t{1} << key;
-            return push_texts(&(out_.devices.back().*member), "health holds something other than text"), true;
-        }
-        if (key >= 0) fail(std::string(json_fields::kDevice[static_cast<std::size_t>(key)].key) +
-                           expected<Device>(json_fields::kDevice[static_cast<std::size_t>(key)].member));
-        break;
-    case Context::host:
-        if (key >= 0) fail(std::string(json_fields::kHost[static_cast<std::size_t>(key)].key) +
-                           expected<HostMetrics>(json_fields::kHost[static_cast<std::size_t>(key)].member));
-        break;
-    case Context::process:
-        if (key == kStatusKey) fail("status is not a string");
-        else if (key >= kAttributionKey) fail(std::string(json_fields::kAttribution[static_cast<std::size_t>(key - kAttributionKey)].key) + " is not a string");
-        else if (key >= 0) fail(std::string(json_fields::kProcess[static_cast<std::size_t>(key)].key) +
-                                expected<GpuProcess>(json_fields::kProcess[static_cast<std::size_t>(key)].member));
-        break;
-    case Context::texts: fail(level.item_error); break;
+        case Context::root:
+            if (key < 0) return skip_nested(), true;
+            if (object && key == host) return seen_ |= 1u << host, levels_.push_back(Level{Context::host}), true;
+            if (!object && (key == devices || key == processes || key == errors)) seen_ |= 1u << key;
+            if (!object && key == devices) return levels_.push_back(Level{Context::devices}), true;
+            if (!object && key == processes) return levels_.push_back(Level{Context::processes}), true;
+            if (!object && key == errors) return push_texts(&out_.errors, "an error is not a string"), true;
+            if (!object && key == health)
+                return push_texts(&out_.health, "health holds something other than text"), true;
+            if (key == schema_version) schema_problem_ = "schema_version is not an integer";
+            else fail(std::string(kRootKeys[static_cast<std::size_t>(key)]) + root_expected(key));
+            break;
+        case Context::devices:
+            if (!object) return fail("a device is not an object"), skip_nested(), true;
+            if (out_.devices.size() >= max_devices_)  // stops the parse: memory stays bounded
+                return over_limit_ = "more than " + std::to_string(max_devices_) + " GPUs", false;
+            out_.devices.emplace_back();  // filled where it lies (a Device is ~700 bytes)
+            return levels_.push_back(Level{Context::device}), true;
+        case Context::processes:
+            if (!object) return fail("a process is not an object"), skip_nested(), true;
+            if (out_.processes.size() >= max_processes_)
+                return over_limit_ = "more than " + std::to_string(max_processes_) + " process rows", false;
+            out_.processes.emplace_back();
+            return levels_.push_back(Level{Context::process}), true;
+        case Context::device:
+            if (!object && is_text_list(json_fields::kDevice, key)) {
+                const auto member = std::get<std::vector<std::string> Device::*>(
+                    json_fields::kDevice[static_cast<std::size_t>(key)].member);
+                level.given |= std::uint64_t{1} << key;
+                return push_texts(&(out_.devices.back().*member), "health holds something other than text"), true;
+            }
+            if (key >= 0)
+                fail(std::string(json_fields::kDevice[static_cast<std::size_t>(key)].key) +
+                     expected<Device>(json_fields::kDevice[static_cast<std::size_t>(key)].member));
+            break;
+        case Context::host:
+            if (key >= 0)
+                fail(std::string(json_fields::kHost[static_cast<std::size_t>(key)].key) +
+                     expected<HostMetrics>(json_fields::kHost[static_cast<std::size_t>(key)].member));
+            break;
+        case Context::process:
+            if (key == kStatusKey) fail("status is not a string");
+            else if (key >= kAttributionKey)
+                fail(std::string(json_fields::kAttribution[static_cast<std::size_t>(key - kAttributionKey)].key) +
+                     " is not a string");
+            else if (key >= 0)
+                fail(std::string(json_fields::kProcess[static_cast<std::size_t>(key)].key) +
+                     expected<GpuProcess>(json_fields::kProcess[static_cast<std::size_t>(key)].member));
+            break;
+        case Context::texts: fail(level.item_error); break;
     }
     skip_nested();
     return true;
@@ -345,7 +362,8 @@ bool SnapshotHandler::close() {
     } else if (done.context == Context::process) {
         if (auto absent = missing(json_fields::kProcess, done.given)) fail(*absent);
         bool known = false;
-        for (auto status : {ProcessStatus::ok, ProcessStatus::access_denied, ProcessStatus::exited, ProcessStatus::unverified})
+        for (auto status :
+             {ProcessStatus::ok, ProcessStatus::access_denied, ProcessStatus::exited, ProcessStatus::unverified})
             if (done.status && *done.status == to_string(status)) {
                 out_.processes.back().status = status;
                 known = true;

@@ -62,7 +62,7 @@ private:
     struct Level {
         explicit Level(Context c) : context(c) {}
         Context context;
-        int pending = -1;     // what the last key names (a table index, a root key), -1 for unknown
+        int pending = -1;  // what the last key names (a table index, a root key), -1 for unknown
         std::size_t cursor = 0, second_cursor = 0;
         std::uint64_t given = 0, second_given = 0;
         std::vector<std::string>* texts = nullptr;  // Context::texts: where the items go

@@ -71,9 +71,8 @@ std::string render_text(const Snapshot& s) {
         for (const auto& finding : device.health)
             line("HEALTH: GPU " + std::to_string(device.index) + ": " + sanitize(finding));
     if (s.any_stale())
-        line(std::string("STALE: devices=") + python_bool(s.devices_stale) +
-             ", processes=" + python_bool(s.processes_stale) +
-             "; last successful samples: " + python_time(s.devices_sampled_at) + ", " +
+        line(std::string("STALE: devices=") + python_bool(s.devices_stale) + ", processes=" +
+             python_bool(s.processes_stale) + "; last successful samples: " + python_time(s.devices_sampled_at) + ", " +
              python_time(s.processes_sampled_at));
     if (s.any_stale())
         line("NOTE: stale data: " + stale_in_words("GPU readings", s.devices_stale, s.devices_sampled_at) + "; " +

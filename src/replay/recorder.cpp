@@ -53,7 +53,8 @@ Result<bool> Recorder::start_file(bool with_header) {
     auto opened = open_regular_for_writing(settings_.path, O_WRONLY | O_CREAT | (with_header ? 0 : O_APPEND));
     if (!opened.ok()) return Error{opened.error()};
     if (::flock(opened->get(), LOCK_EX | LOCK_NB) != 0)
-        return Error{"another musatop is recording to " + settings_.path + "; stop it first, or record to another file"};
+        return Error{"another musatop is recording to " + settings_.path +
+                     "; stop it first, or record to another file"};
     if (with_header && ::ftruncate(opened->get(), 0) != 0) return Error{settings_.path + ": " + std::strerror(errno)};
     fd_ = opened.value().release();
     struct stat info {};
@@ -95,7 +96,8 @@ Result<bool> Recorder::write_compressed(const std::string& text, int flush) {
 Result<bool> Recorder::append(const Snapshot& snapshot) {
     if (fd_ < 0) return Error{"recording to " + settings_.path + " is closed"};
     // A removed file would swallow every later record unseen: check it is still there.
-    struct stat open_file {}, named {};
+    struct stat open_file {
+    }, named{};
     if (::fstat(fd_, &open_file) != 0 || ::stat(settings_.path.c_str(), &named) != 0 ||
         open_file.st_ino != named.st_ino || open_file.st_dev != named.st_dev) {
         close_file();

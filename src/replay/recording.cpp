@@ -39,9 +39,11 @@ Result<Header> parse_header_line(std::string_view line) {
         return Error{"format_version " + std::to_string(number) + " is newer than this musatop reads (" +
                      std::to_string(kFormatVersion) + "); use a newer musatop"};
     Header h;
-    if (doc.contains("musatop_version") && doc["musatop_version"].is_string()) h.musatop_version = doc["musatop_version"];
+    if (doc.contains("musatop_version") && doc["musatop_version"].is_string())
+        h.musatop_version = doc["musatop_version"];
     if (doc.contains("hostname") && doc["hostname"].is_string()) h.hostname = doc["hostname"].get<std::string>();
-    if (doc.contains("interval_seconds") && doc["interval_seconds"].is_number()) h.interval_seconds = doc["interval_seconds"];
+    if (doc.contains("interval_seconds") && doc["interval_seconds"].is_number())
+        h.interval_seconds = doc["interval_seconds"];
     const auto started = doc.contains("started_at") && doc["started_at"].is_string()
                              ? parse_iso8601(doc["started_at"].get<std::string>())
                              : std::nullopt;
@@ -61,7 +63,8 @@ std::vector<std::string> Recording::notes() const {
     for (const auto& where : oversized)
         out.push_back("a record longer than " + std::to_string(kMaxLineBytes >> 20) + " MiB in " + where +
                       ": the rest of that file skipped");
-    for (const auto& part : missing_parts) out.push_back("missing from the rotated set: " + part + "; the rest is replayed");
+    for (const auto& part : missing_parts)
+        out.push_back("missing from the rotated set: " + part + "; the rest is replayed");
     for (const auto& step : clock_steps) {
         const auto back = std::chrono::duration<double>(step.before - step.after).count();
         char seconds[32];

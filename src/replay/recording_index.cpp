@@ -171,7 +171,8 @@ Result<Snapshot> RecordingIndex::load(std::size_t frame) {
             part.checkpoints.begin(), part.checkpoints.end(), ref.text_offset,
             [](std::uint64_t offset, const GzipCheckpoint& point) { return offset < point.text_offset; });
         if (after != part.checkpoints.begin())
-            if (auto resumed = c.stream->resume(*std::prev(after)); !resumed.ok()) return Error{part.path + ": " + resumed.error()};
+            if (auto resumed = c.stream->resume(*std::prev(after)); !resumed.ok())
+                return Error{part.path + ": " + resumed.error()};
     }
     const auto changed = [&] { return Error{part.path + ": the file changed while it was replayed"}; };
     auto skipped = c.stream->skip(ref.text_offset - c.stream->text_offset());

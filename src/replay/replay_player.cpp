@@ -132,8 +132,8 @@ std::int64_t ReplayPlayer::trend_second(MonoTime) const {
 std::string ReplayPlayer::status_badge() const {
     std::lock_guard lock(mutex_);
     const std::size_t frame = shown_.value_or(target_);
-    return "REPLAY " + format_local_seconds(recording_.time(frame)) + " " + speed_text(speed_) + (paused_ ? " PAUSED" : "") +
-           " " + std::to_string(frame + 1) + "/" + std::to_string(recording_.size()) +
+    return "REPLAY " + format_local_seconds(recording_.time(frame)) + " " + speed_text(speed_) +
+           (paused_ ? " PAUSED" : "") + " " + std::to_string(frame + 1) + "/" + std::to_string(recording_.size()) +
            (unreadable_.empty() ? "" : " (a frame could not be read: " + unreadable_ + ")");
 }
 
@@ -208,7 +208,8 @@ std::string ReplayPlayer::control(ReplayCommand command, std::string_view argume
             return "End of the recording (paused).";
         case ReplayCommand::jump: {
             const auto time = parse_replay_time(argument, recording_.time(0));
-            if (!time) return "Not a time: " + std::string(argument) + " (2026-12-02T03:15:00Z, 2026-12-02 03:15, +90s)";
+            if (!time)
+                return "Not a time: " + std::string(argument) + " (2026-12-02T03:15:00Z, 2026-12-02 03:15, +90s)";
             const auto frame = recording_.in_force_at(*time);
             if (!frame || *time > recording_.last_time()) return "Outside the recording: " + std::string(argument);
             move_to(*frame);

@@ -58,7 +58,8 @@ bool write_all(int fd, const unsigned char* data, std::size_t size) {
 // The first `bytes` of the text of `from`, compressed again as one member into `to`.
 Result<bool> recompress(int from, std::uint64_t bytes, int to) {
     z_stream z{};
-    if (deflateInit2(&z, 9, Z_DEFLATED, 16 + MAX_WBITS, 9, Z_DEFAULT_STRATEGY) != Z_OK) return Error{"zlib cannot compress"};
+    if (deflateInit2(&z, 9, Z_DEFLATED, 16 + MAX_WBITS, 9, Z_DEFAULT_STRATEGY) != Z_OK)
+        return Error{"zlib cannot compress"};
     GzipStream stream(from);
     std::vector<char> in(kChunkBytes);
     std::vector<unsigned char> out(kChunkBytes);
@@ -96,7 +97,8 @@ Result<std::optional<std::string>> repair_unfinished_tail(const std::string& pat
     if (!found.ok()) return Error{path + ": " + found.error()};
     if (found->ended_cleanly) return std::optional<std::string>();
     const std::uint64_t torn = found->text_bytes - found->complete_bytes;  // a frame cut in the middle
-    const auto written = replace_file_with(path, [&](int to) { return recompress(fd.get(), found->complete_bytes, to); });
+    const auto written =
+        replace_file_with(path, [&](int to) { return recompress(fd.get(), found->complete_bytes, to); });
     if (!written.ok()) return Error{written.error()};
     return std::optional<std::string>(
         path + " ended in an unfinished write (a recorder stopped mid-write); rewritten with every complete frame" +

@@ -96,8 +96,8 @@ Reply Endpoints::index(const Frame& frame) const {
     const std::string host =
         frame.snapshot && frame.snapshot->host.hostname ? sanitize(*frame.snapshot->host.hostname) : "unknown host";
     std::string page = "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>musatop serve on " +
-                       html_escape(host) + "</title></head>\n<body><h1>musatop " + kVersion + "</h1>\n<p>Host: " +
-                       html_escape(host) + "</p>\n<ul>\n";
+                       html_escape(host) + "</title></head>\n<body><h1>musatop " + kVersion +
+                       "</h1>\n<p>Host: " + html_escape(host) + "</p>\n<ul>\n";
     for (const auto endpoint : {net::kMetricsPath, net::kSnapshotPath, net::kHealthPath})
         page.append("<li><a href=\"").append(endpoint).append("\">").append(endpoint).append("</a></li>\n");
     page += "</ul>\n<p>Read-only: nothing here changes a setting or signals a process.</p>\n</body></html>\n";

@@ -61,7 +61,9 @@ private:
     std::string series_;
 };
 
-Labels gpu_labels(const Device& d) { return {{"gpu", std::to_string(d.index)}, {"uuid", label_value(d.uuid.value_or(""))}}; }
+Labels gpu_labels(const Device& d) {
+    return {{"gpu", std::to_string(d.index)}, {"uuid", label_value(d.uuid.value_or(""))}};
+}
 
 void write_collect_families(std::string& out, const MetricsInput& in) {
     Family success(metrics::kCollectSuccess, "gauge", "1 when the source's last round succeeded (data not stale).");
@@ -109,7 +111,8 @@ void write_process_families(std::string& out, const MetricsInput& in, const Snap
         if (in.processes == ProcessMetrics::with_command) {
             const auto job = p.attribution.slurm_job_id;
             labels.emplace_back("slurm_job", job ? std::to_string(*job) : std::string());
-            labels.emplace_back("command", label_value(truncate_to_width(sanitize(p.command.value_or("")), kCommandCells)));
+            labels.emplace_back("command",
+                                label_value(truncate_to_width(sanitize(p.command.value_or("")), kCommandCells)));
             info.add(labels, 1);
         }
     }

@@ -26,9 +26,8 @@ namespace {
 // The agent's paths; every one but /healthz behind basic auth when it is on.
 net::Handler make_routes(Sampler& sampler, Endpoints& endpoints, BasicAuth& auth) {
     auto router = std::make_shared<net::Router>();
-    router->get(net::kMetricsPath, [&](const net::RequestHead&) {
-        return endpoints.metrics(sampler.latest(), wall_now());
-    });
+    router->get(net::kMetricsPath,
+                [&](const net::RequestHead&) { return endpoints.metrics(sampler.latest(), wall_now()); });
     router->get(net::kSnapshotPath, [&](const net::RequestHead&) { return endpoints.snapshot(sampler.latest()); });
     router->get(net::kHealthPath, [&](const net::RequestHead&) { return endpoints.health(sampler.latest()); });
     router->get(net::kIndexPath, [&](const net::RequestHead&) { return endpoints.index(sampler.latest()); });

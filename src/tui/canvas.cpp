@@ -8,8 +8,7 @@
 namespace musatop::tui {
 
 Canvas::Canvas(int width, int height)
-    : width_(std::max(0, width)), height_(std::max(0, height)),
-      cells_(static_cast<std::size_t>(width_ * height_)) {}
+    : width_(std::max(0, width)), height_(std::max(0, height)), cells_(static_cast<std::size_t>(width_ * height_)) {}
 
 int Canvas::put(int row, int col, std::string_view text, Style style) {
     if (row < 0 || row >= height_) return col;

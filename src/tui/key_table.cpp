@@ -5,6 +5,7 @@ namespace {
 
 // Footer order first (the footer reads left to right in this order), then the
 // keys that only the help dialog names.
+// clang-format off
 constexpr std::array<KeyEntry, 24> kTable = {{
     {"q", "q quit", true, "quit (F10 too). Ctrl-C quits from any screen and never signals a process.",
      {{{ch('q'), Action::quit}, {ch('Q'), Action::quit}, {kind(KeyKind::interrupt), Action::quit}, {fn(10), Action::quit}}}},
@@ -55,6 +56,7 @@ constexpr std::array<KeyEntry, 24> kTable = {{
     {"Esc", "", false, "close a dialog or cancel a search (the confirmation's default is NO).", {}},
     {"y", "", false, "in the SIGTERM dialog only: confirm. The target is checked again first.", {}},
 }};
+// clang-format on
 
 }  // namespace
 

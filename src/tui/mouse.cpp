@@ -33,7 +33,7 @@ std::optional<Key> parse_sgr_mouse(std::string_view body) {
     key.row = row - 1;
     key.column = *column - 1;
     const int code = *button & ~(4 | 8 | 16);  // shift, meta, control
-    if (code & 32) return std::nullopt;          // motion: not asked for
+    if (code & 32) return std::nullopt;        // motion: not asked for
     if (final == 'm') key.mouse = MouseAction::release;
     else if (code == 0) key.mouse = MouseAction::left_press;
     else if (code == 1) key.mouse = MouseAction::middle_press;

@@ -74,7 +74,8 @@ public:
         state_.compact = settings.compact;
         state_.trends_visible = settings.trends;
         choices_ = choices();
-        if (!terminal.startup_note.empty()) state_.message.show(terminal.startup_note, mono_now(), std::chrono::seconds(10));
+        if (!terminal.startup_note.empty())
+            state_.message.show(terminal.startup_note, mono_now(), std::chrono::seconds(10));
     }
 
 protected:
@@ -202,7 +203,7 @@ private:
         feed_.request_refresh();
     }
 
-    FrameFeed& feed_;  // the live sampler or a replay
+    FrameFeed& feed_;                // the live sampler or a replay
     replay::ReplayControl* replay_;  // a replay's keys; null for live data
     bool ascii_;
     std::shared_ptr<RecordingFailure> recording_failure_;
@@ -269,8 +270,9 @@ int run_screen(const TuiSettings& settings, FrameFeed& feed, replay::ReplayContr
 namespace {
 
 int run_screen_recording(const TuiSettings& settings, FrameFeed& feed, std::shared_ptr<RecordingFailure> failure) {
-    return run_on_terminal(settings.color, settings.mouse,
-                           [&](CursesTerminal& terminal) { TuiLoop(settings, feed, terminal, nullptr, failure).run(); });
+    return run_on_terminal(settings.color, settings.mouse, [&](CursesTerminal& terminal) {
+        TuiLoop(settings, feed, terminal, nullptr, failure).run();
+    });
 }
 
 }  // namespace

@@ -150,8 +150,7 @@ public:
         if (!status_lost_) ::kill(-pid_, SIGKILL);  // strays that still hold the pipes open
         const bool within_cap = drain(cap);
         int status = 0;
-        while (!status_lost_ && ::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
-        }
+        while (!status_lost_ && ::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {}
         pid_ = -1;
         if (status_lost_) {
             outcome_.kind = CommandOutcome::Kind::status_lost;
@@ -209,8 +208,7 @@ private:
         const auto grace = limits ? limits->kill_grace : std::chrono::milliseconds(500);
         const bool gone = limits && limits->wait_exited ? limits->wait_exited(pid_, grace) : wait_exited(grace);
         if (gone) {
-            while (::waitpid(pid_, nullptr, 0) < 0 && errno == EINTR) {
-            }
+            while (::waitpid(pid_, nullptr, 0) < 0 && errno == EINTR) {}
         } else {
             outcome_.parked = true;
             if (limits && limits->reaper) limits->reaper->park(pid_);

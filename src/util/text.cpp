@@ -17,9 +17,7 @@ std::string fold_case(std::string_view text) {
     return out;
 }
 
-bool iequals(std::string_view a, std::string_view b) {
-    return a.size() == b.size() && starts_with_icase(a, b);
-}
+bool iequals(std::string_view a, std::string_view b) { return a.size() == b.size() && starts_with_icase(a, b); }
 
 bool starts_with_icase(std::string_view text, std::string_view prefix) {
     if (text.size() < prefix.size()) return false;
@@ -66,7 +64,7 @@ bool is_missing_token(std::string_view text) {
     text = trim(text);
     while (!text.empty() && (text.front() == '[' || text.front() == ']')) text.remove_prefix(1);
     while (!text.empty() && (text.back() == '[' || text.back() == ']')) text.remove_suffix(1);
-    static constexpr std::array<std::string_view, 9> tokens = {"",        "n/a", "na", "none", "null",
+    static constexpr std::array<std::string_view, 9> tokens = {"",        "n/a", "na", "none",         "null",
                                                                "unknown", "-",   "--", "not supported"};
     return std::any_of(tokens.begin(), tokens.end(), [&](std::string_view token) { return iequals(text, token); });
 }

@@ -87,8 +87,7 @@ std::string repair(std::string_view bytes) {
         const char32_t cp = next(bytes, pos);
         if (cp == replacement && !(pos - start == 3 && bytes.substr(start, 3) == "\xEF\xBF\xBD"))
             append(out, replacement);
-        else
-            out.append(bytes.substr(start, pos - start));
+        else out.append(bytes.substr(start, pos - start));
     }
     return out;
 }

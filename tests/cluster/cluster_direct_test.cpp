@@ -48,12 +48,13 @@ struct Agents {
     }
     bool ready() const {
         for (const auto* s : {a.get(), b.get(), c.get()})
-            if (!s->listening() || !wait_for([&] { return http_get(s->port(), "/healthz").status == 200; })) return false;
+            if (!s->listening() || !wait_for([&] { return http_get(s->port(), "/healthz").status == 200; }))
+                return false;
         return true;
     }
     std::string list() const {
-        return "127.0.0.1:" + std::to_string(a->port()) + ",127.0.0.1:" + std::to_string(b->port()) + ",127.0.0.1:" +
-               std::to_string(c->port());
+        return "127.0.0.1:" + std::to_string(a->port()) + ",127.0.0.1:" + std::to_string(b->port()) +
+               ",127.0.0.1:" + std::to_string(c->port());
     }
 };
 
@@ -114,7 +115,10 @@ TEST(ClusterDirect, FiltersOnceTextAndUsers) {
     Scenario client;
     const auto text = client.run({"--nodes", agents.list(), "--once", "--show-pid"});
     EXPECT_EQ(text.exit_code, 0) << text.err << text.out;
-    EXPECT_NE(text.out.find("[1] MTT-S5000-1 | 40\xc2\xb0" "C,  25 % |  2048 / 81920 MB |"), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("[1] MTT-S5000-1 | 40\xc2\xb0"
+                            "C,  25 % |  2048 / 81920 MB |"),
+              std::string::npos)
+        << text.out;
     EXPECT_NE(text.out.find("/" + std::to_string(agents.sleeper.pid()) + "(64M)"), std::string::npos) << text.out;
     EXPECT_NE(text.out.find("alice/5000001("), std::string::npos);  // the demo agent's users
     // --user: only the GPUs with a process of the user, on every node.
@@ -123,7 +127,8 @@ TEST(ClusterDirect, FiltersOnceTextAndUsers) {
     for (const auto& node : alice["nodes"]) gpus += node["snapshot"]["devices"].size();
     EXPECT_EQ(gpus, 2u);  // GPUs 0 and 1 of the demo
     // -n: by the address given (hostnames are all this machine's).
-    const auto one = json::parse(client.run({"--nodes", agents.list(), "--json", "-n", std::to_string(agents.b->port())}).out);
+    const auto one =
+        json::parse(client.run({"--nodes", agents.list(), "--json", "-n", std::to_string(agents.b->port())}).out);
     ASSERT_EQ(one["nodes"].size(), 1u);
     EXPECT_EQ(one["nodes"][0]["snapshot"]["devices"].size(), 4u);
     // MUSATOP_NODES stands in for --nodes.
@@ -177,7 +182,8 @@ TEST(ClusterDirect, SecretFilesMustBePrivateAndClearTextIsNamed) {
     const std::string open_path = (client.dir() / "open.pass").string();
     for (const char* flag : {"--node-password-file", "--prometheus-password-file", "--prometheus-bearer-token-file"}) {
         std::vector<std::string> args = {"--json", flag, open_path};
-        if (std::string(flag) == "--node-password-file") args.insert(args.end(), {"--nodes", "127.0.0.1:1", "--node-user", "u"});
+        if (std::string(flag) == "--node-password-file")
+            args.insert(args.end(), {"--nodes", "127.0.0.1:1", "--node-user", "u"});
         else args.insert(args.end(), {"--prometheus", "http://127.0.0.1:1"});
         if (std::string(flag) == "--prometheus-password-file") args.insert(args.end(), {"--prometheus-user", "u"});
         const auto run = client.run(args);
@@ -187,12 +193,14 @@ TEST(ClusterDirect, SecretFilesMustBePrivateAndClearTextIsNamed) {
                                open_path + ")\n");
     }
     client.set_secret("private.pass", "s3cret\n");
-    const auto clear = client.run({"--nodes", "127.0.0.1:1,https://127.0.0.1:2,127.0.0.1:3", "--json", "--timeout", "1",
-                                   "--node-user", "u", "--node-password-file", (client.dir() / "private.pass").string()});
-    EXPECT_EQ(clear.exit_code, 1);  // the nodes are down; the run goes on
+    const auto clear =
+        client.run({"--nodes", "127.0.0.1:1,https://127.0.0.1:2,127.0.0.1:3", "--json", "--timeout", "1", "--node-user",
+                    "u", "--node-password-file", (client.dir() / "private.pass").string()});
+    EXPECT_EQ(clear.exit_code, 1);                                     // the nodes are down; the run goes on
     EXPECT_EQ(clear.err.find("warning"), clear.err.rfind("warning"));  // once
     EXPECT_NE(clear.err.find("musatop: warning: --node-user sends its password unencrypted to 2 http:// nodes"),
-              std::string::npos) << clear.err;
+              std::string::npos)
+        << clear.err;
     const auto tls_only = client.run({"--nodes", "https://127.0.0.1:2", "--json", "--timeout", "1", "--node-user", "u",
                                       "--node-password-file", (client.dir() / "private.pass").string()});
     EXPECT_EQ(tls_only.err.find("warning"), std::string::npos) << tls_only.err;
@@ -205,7 +213,8 @@ TEST(ClusterDirect, TwentyRoundsASecondAndASlowNodeIsNeverAskedTwice) {
     ASSERT_TRUE(fast.listening());
     ASSERT_TRUE(wait_for([&] { return http_get(fast.port(), "/healthz").status == 200; }));
     FakeNode slow(FakeNode::Behaviour::slow, http_get(fast.port(), "/api/v1/snapshot").body, 2s);
-    const auto nodes = musatop::cluster::parse_node_list("127.0.0.1:" + std::to_string(fast.port()) + "," + slow.address());
+    const auto nodes =
+        musatop::cluster::parse_node_list("127.0.0.1:" + std::to_string(fast.port()) + "," + slow.address());
     ASSERT_TRUE(nodes.ok());
     musatop::cluster::FetchSettings settings;
     settings.timeout = musatop::Seconds(5);

@@ -47,10 +47,11 @@ TEST(ClusterHttp, ChunksReconnectsAndEveryAddressOfAName) {
     const auto fetcher = make_node_client(nodes.value(), FetchSettings{});
     for (int round = 1; round <= 3; ++round) {
         std::vector<FetchOutcome> outcomes(2);
-        fetcher->round(std::chrono::steady_clock::now() + 10s, musatop::CancelToken{}, [&](std::size_t node, FetchOutcome& outcome) {
-            outcomes.at(node) = outcome;
-            outcome.etag.clear();  // every round whole: the agent's frame may not change between them
-        });
+        fetcher->round(std::chrono::steady_clock::now() + 10s, musatop::CancelToken{},
+                       [&](std::size_t node, FetchOutcome& outcome) {
+                           outcomes.at(node) = outcome;
+                           outcome.etag.clear();  // every round whole: the agent's frame may not change between them
+                       });
         EXPECT_EQ(fetcher->in_flight(), 0u);
         for (const auto& outcome : outcomes) {
             EXPECT_TRUE(outcome.answered) << "round " << round << ": " << outcome.failure;
@@ -85,6 +86,7 @@ TEST(ClusterHttp, AnUnresolvableNameIsNamedAndTheOthersAnswer) {
                    [&](std::size_t node, FetchOutcome& outcome) { outcomes.at(node) = outcome; });
     EXPECT_TRUE(outcomes[0].answered) << outcomes[0].failure;
     EXPECT_FALSE(outcomes[1].answered);
-    EXPECT_TRUE(outcomes[1].failure == "cannot resolve the host name" || outcomes[1].failure.rfind("timed out after 3", 0) == 0)
+    EXPECT_TRUE(outcomes[1].failure == "cannot resolve the host name" ||
+                outcomes[1].failure.rfind("timed out after 3", 0) == 0)
         << outcomes[1].failure;
 }

@@ -45,8 +45,8 @@ TEST(ClusterPrometheus, SameViewAsDirectAndDownAgentsAreUnreachable) {
     ASSERT_TRUE(wait_for([&] { return prometheus.first_value("count(up{job=\"musatop\"} == 1)") == "3"; }, 60s, 200ms))
         << prometheus.log();
     ASSERT_TRUE(wait_for([&] { return prometheus.first_value("count(musatop_gpu_info)") == "6"; }, 30s, 200ms));
-    ASSERT_TRUE(wait_for([&] { return prometheus.first_value("count(musatop_process_gpu_memory_bytes)") == "2"; }, 30s,
-                         200ms));
+    ASSERT_TRUE(
+        wait_for([&] { return prometheus.first_value("count(musatop_process_gpu_memory_bytes)") == "2"; }, 30s, 200ms));
 
     const std::string list = "127.0.0.1:" + std::to_string(a.port()) + ",127.0.0.1:" + std::to_string(b.port()) +
                              ",127.0.0.1:" + std::to_string(c.port());
@@ -95,11 +95,15 @@ TEST(ClusterPrometheus, SameViewAsDirectAndDownAgentsAreUnreachable) {
     b.stop(SIGTERM);
     const std::string down = "127.0.0.1:" + std::to_string(b.port());
     json state;
-    ASSERT_TRUE(wait_for([&] {
-        state = nodes_of(client.run({"--prometheus", prometheus.url(), "--json"}).out)[down];
-        return state.is_object() && state["state"] == "unreachable";
-    }, 30s, 300ms)) << state.dump();
-    EXPECT_NE(state["error"].get<std::string>().find("Prometheus cannot scrape it: "), std::string::npos) << state.dump();
+    ASSERT_TRUE(wait_for(
+        [&] {
+            state = nodes_of(client.run({"--prometheus", prometheus.url(), "--json"}).out)[down];
+            return state.is_object() && state["state"] == "unreachable";
+        },
+        30s, 300ms))
+        << state.dump();
+    EXPECT_NE(state["error"].get<std::string>().find("Prometheus cannot scrape it: "), std::string::npos)
+        << state.dump();
     EXPECT_EQ(client.run({"--prometheus", prometheus.url(), "--json"}).exit_code, 1);
 }
 

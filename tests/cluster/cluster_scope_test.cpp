@@ -38,10 +38,10 @@ TEST(PrometheusQuery, EverySeriesTheViewReadsInOneSelector) {
 
 TEST(PrometheusQuery, TheScreenAsksForWhatItDraws) {
     const std::string query = cluster_query("musatop", RoundScope{true, std::nullopt});
-    for (const char* drawn : {"up|", "|musatop_gpu_info|", "|musatop_process_gpu_memory_bytes|", "|musatop_process_info|",
-                              "|musatop_gpu_utilization_ratio|", "|musatop_gpu_memory_used_bytes|",
-                              "|musatop_gpu_memory_total_bytes|", "|musatop_gpu_temperature_celsius|",
-                              "|musatop_gpu_power_watts\""})
+    for (const char* drawn :
+         {"up|", "|musatop_gpu_info|", "|musatop_process_gpu_memory_bytes|", "|musatop_process_info|",
+          "|musatop_gpu_utilization_ratio|", "|musatop_gpu_memory_used_bytes|", "|musatop_gpu_memory_total_bytes|",
+          "|musatop_gpu_temperature_celsius|", "|musatop_gpu_power_watts\""})
         EXPECT_TRUE(has(query, drawn)) << drawn;
     for (const char* details : {"power_limit", "clock_hertz", "fan_speed", "pcie_link", "memory_busy"})
         EXPECT_FALSE(has(query, details)) << details;
@@ -180,9 +180,11 @@ TEST(MetricTable, EveryGaugeReadsBackWhatItExports) {
     EXPECT_EQ(back.pcie_link_width_current, 16);
     EXPECT_FALSE(back.temperature_c);  // unknown stays unknown
     EXPECT_DOUBLE_EQ(
-        *musatop::metrics::series_value(*musatop::metrics::find_gpu_metric("musatop_gpu_utilization_ratio"), device), 0.646);
-    EXPECT_EQ(musatop::metrics::series_value(*musatop::metrics::find_gpu_metric("musatop_gpu_graphics_clock_hertz"), device),
-              1750.5e6);
+        *musatop::metrics::series_value(*musatop::metrics::find_gpu_metric("musatop_gpu_utilization_ratio"), device),
+        0.646);
+    EXPECT_EQ(
+        musatop::metrics::series_value(*musatop::metrics::find_gpu_metric("musatop_gpu_graphics_clock_hertz"), device),
+        1750.5e6);
     musatop::Device absurd;
     musatop::metrics::read_back(*musatop::metrics::find_gpu_metric("musatop_gpu_memory_used_bytes"), absurd, 1e300);
     EXPECT_FALSE(absurd.memory_used_bytes);  // no integer holds it: unknown, not a wrapped number

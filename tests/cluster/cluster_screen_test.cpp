@@ -74,7 +74,8 @@ TEST(ClusterScreen, TheSecondLineSaysWhereTheDataComesFromOnce) {
     cluster.source = cluster::ClusterOrigin::prometheus;
     ClusterUiState state;
     Canvas canvas(120, 30);
-    ClusterScreenInput in{&cluster, &state, false, "musatop", "from Prometheus: the data changes once per scrape interval", {}};
+    ClusterScreenInput in{
+        &cluster, &state, false, "musatop", "from Prometheus: the data changes once per scrape interval", {}};
     draw_cluster_screen(canvas, in);
     EXPECT_EQ(canvas.row_text(1).rfind("from Prometheus: the data changes once per scrape interval", 0), 0u)
         << canvas.row_text(1);
@@ -142,14 +143,16 @@ TEST(ClusterScreen, NodeFilterSearchSortAndRefusals) {
     ClusterUiState state;
     const MonoTime now{};
     EXPECT_EQ(handle_cluster_key(state, Key::character('n'), &cluster, 10, now), ClusterEffect::redraw);
-    for (char c : std::string("gpu[1-2]")) handle_cluster_key(state, Key::character(static_cast<char32_t>(c)), &cluster, 10, now);
+    for (char c : std::string("gpu[1-2]"))
+        handle_cluster_key(state, Key::character(static_cast<char32_t>(c)), &cluster, 10, now);
     handle_cluster_key(state, Key{KeyKind::enter}, &cluster, 10, now);
     EXPECT_EQ(shown_nodes(cluster, state).size(), 2u);
     const std::string filtered = draw(cluster, state, 100, 30);
     EXPECT_NE(filtered.find("nodes 2:"), std::string::npos);
     EXPECT_NE(filtered.find("-n gpu[1-2]"), std::string::npos);
     handle_cluster_key(state, Key::character('n'), &cluster, 10, now);
-    for (char c : std::string("x[")) handle_cluster_key(state, Key::character(static_cast<char32_t>(c)), &cluster, 10, now);
+    for (char c : std::string("x["))
+        handle_cluster_key(state, Key::character(static_cast<char32_t>(c)), &cluster, 10, now);
     handle_cluster_key(state, Key{KeyKind::enter}, &cluster, 10, now);
     EXPECT_NE(state.message.text.find("unclosed bracket"), std::string::npos);  // a bad filter keeps the old one
     EXPECT_EQ(shown_nodes(cluster, state).size(), 2u);

@@ -95,10 +95,10 @@ TEST(Hostlist, ExpandsAsSlurmAndClusterShellWriteThem) {
 
 TEST(Hostlist, AgreesWithNodesetWhereInstalled) {
     if (::access("/usr/bin/nodeset", X_OK) != 0) GTEST_SKIP() << "clustershell's nodeset is not installed";
-    for (const char* pattern : {"gpu[01-16,20]", "r[1-2]n[1-3]", "n[1-9/2]", "c[001-012/3]", "x[8-11]y", "a[0-2]b[7,9]c",
-                                "node[00-03,10-12]"}) {
-        const auto run = musatop::testing::run_child({"/usr/bin/nodeset", "-S", "\\n", "-e", pattern}, {},
-                                                     std::chrono::seconds(20));
+    for (const char* pattern : {"gpu[01-16,20]", "r[1-2]n[1-3]", "n[1-9/2]", "c[001-012/3]", "x[8-11]y",
+                                "a[0-2]b[7,9]c", "node[00-03,10-12]"}) {
+        const auto run =
+            musatop::testing::run_child({"/usr/bin/nodeset", "-S", "\\n", "-e", pattern}, {}, std::chrono::seconds(20));
         ASSERT_EQ(run.exit_code, 0) << pattern << run.err;
         std::set<std::string> expected;
         std::size_t start = 0;
@@ -115,8 +115,7 @@ TEST(NodeList, EntriesPortsUrlsAndDuplicates) {
               (std::vector<std::string>{"gpu01:9499", "gpu02:9499", "gpu03:9500"}));
     EXPECT_EQ(addresses("http://a:80 https://b:8443/ [::1]:9499 [fe80::1]"),
               (std::vector<std::string>{"a:80", "https://b:8443", "[::1]:9499", "[fe80::1]:9499"}));
-    EXPECT_EQ(addresses("sim:[20000-20002]"),
-              (std::vector<std::string>{"sim:20000", "sim:20001", "sim:20002"}));
+    EXPECT_EQ(addresses("sim:[20000-20002]"), (std::vector<std::string>{"sim:20000", "sim:20001", "sim:20002"}));
     const auto nodes = parse_node_list("https://[::1]:8443");
     ASSERT_TRUE(nodes.ok());
     EXPECT_EQ(nodes->front().url("/api/v1/snapshot"), "https://[::1]:8443/api/v1/snapshot");
@@ -261,7 +260,8 @@ TEST(ClusterOutput, JsonDocumentAsTheContractSays) {
     const auto doc = nlohmann::ordered_json::parse(render_cluster_json(tracker.view(t0), ViewFilter{}));
     std::vector<std::string> keys;
     for (const auto& item : doc.items()) keys.push_back(item.key());
-    EXPECT_EQ(keys, (std::vector<std::string>{"schema_version", "kind", "sampled_at", "source", "nodes", "errors", "note"}));
+    EXPECT_EQ(keys,
+              (std::vector<std::string>{"schema_version", "kind", "sampled_at", "source", "nodes", "errors", "note"}));
     EXPECT_EQ(doc["kind"], "cluster");
     EXPECT_EQ(doc["source"], "direct");
     const auto& node = doc["nodes"][0];
@@ -284,9 +284,14 @@ TEST(ClusterOutput, GpustatLinesPerNode) {
     const std::string text = render_cluster_text(tracker.view(t0), ViewFilter{}, TextOptions{});
     EXPECT_NE(text.find("gpu01 (gpu01:9499)  "), std::string::npos) << text;
     EXPECT_NE(text.find("  1.84 ms\n"), std::string::npos) << text;
-    EXPECT_NE(text.find("[0] MTT S4000 | 45\xc2\xb0" "C,  12 % | 12288 / 49152 MB | alice(12000M)\n"), std::string::npos)
+    EXPECT_NE(text.find("[0] MTT S4000 | 45\xc2\xb0"
+                        "C,  12 % | 12288 / 49152 MB | alice(12000M)\n"),
+              std::string::npos)
         << text;
-    EXPECT_NE(text.find("[1] N/A       | ??\xc2\xb0" "C,  ?? % |    ?? /    ?? MB |\n"), std::string::npos) << text;
+    EXPECT_NE(text.find("[1] N/A       | ??\xc2\xb0"
+                        "C,  ?? % |    ?? /    ?? MB |\n"),
+              std::string::npos)
+        << text;
     EXPECT_NE(text.find("gpu02:9499 (gpu02:9499)  unreachable: connection refused\n"), std::string::npos) << text;
     const std::string with_pid = render_cluster_text(tracker.view(t0), ViewFilter{}, TextOptions{true, false, false});
     EXPECT_NE(with_pid.find("alice/77(12000M)"), std::string::npos);
@@ -380,7 +385,8 @@ TEST(PrometheusView, NaNInfinitiesAndAbsurdValuesAreUnknown) {
 TEST(PrometheusView, TargetsGiveTheScrapeIntervalAndLastErrors) {
     const auto info = parse_targets(R"({"status":"success","data":{"activeTargets":[
         {"labels":{"instance":"a:9499","job":"musatop"},"scrapeInterval":"15s","lastError":"connection refused"},
-        {"labels":{"instance":"x:9100","job":"node"},"scrapeInterval":"1m","lastError":""}]}})", "musatop");
+        {"labels":{"instance":"x:9100","job":"node"},"scrapeInterval":"1m","lastError":""}]}})",
+                                    "musatop");
     ASSERT_TRUE(info.scrape_interval);
     EXPECT_EQ(*info.scrape_interval, Seconds(15));
     EXPECT_EQ(info.last_errors.at("a:9499"), "connection refused");
@@ -389,13 +395,16 @@ TEST(PrometheusView, TargetsGiveTheScrapeIntervalAndLastErrors) {
     // Found by fuzz_cluster_answers: answers without the expected members.
     for (const char* odd : {"{}", R"({"data":1})", R"({"data":{"activeTargets":[1,{"labels":2}]}})"})
         EXPECT_FALSE(parse_targets(odd, "musatop").scrape_interval) << odd;
-    for (const char* odd : {"{}", R"({"status":"success"})", R"({"status":"success","data":{"result":[1,{"metric":3}]}})",
-                            R"({"status":7,"error":[]})"})
+    for (const char* odd : {"{}", R"({"status":"success"})",
+                            R"({"status":"success","data":{"result":[1,{"metric":3}]}})", R"({"status":7,"error":[]})"})
         (void)cluster_from_prometheus(odd, WallTime{}, Seconds(1), {});
 }
 
 TEST(ClusterJson, TextFromNodesIsEscapedAsTheLocalJsonIs) {
-    ClusterTracker tracker({"gpu\xc2\x9b" "01:9499", "bad\xff:9499"}, musatop::Seconds(10));
+    ClusterTracker tracker({"gpu\xc2\x9b"
+                            "01:9499",
+                            "bad\xff:9499"},
+                           musatop::Seconds(10));
     const auto t0 = WallTime(std::chrono::seconds(1800000000));
     tracker.record(0, no_answer("refused\xc2\x85\x7f\xe2\x80\xae"), t0);
     tracker.record(1, no_answer("x"), t0);
@@ -405,7 +414,9 @@ TEST(ClusterJson, TextFromNodesIsEscapedAsTheLocalJsonIs) {
     EXPECT_NE(text.find("\\u009B"), std::string::npos) << text;
     EXPECT_NE(text.find("\\u202E"), std::string::npos) << text;
     const auto doc = nlohmann::ordered_json::parse(text);
-    EXPECT_EQ(doc["nodes"][0]["address"], "gpu\xc2\x9b" "01:9499");
+    EXPECT_EQ(doc["nodes"][0]["address"],
+              "gpu\xc2\x9b"
+              "01:9499");
     EXPECT_EQ(doc["nodes"][1]["address"], "bad\xef\xbf\xbd:9499");  // invalid UTF-8 is U+FFFD
     EXPECT_EQ(doc["errors"].size(), 2u);
 }
@@ -437,14 +448,16 @@ TEST(PrometheusView, DurationsAsPrometheusWritesThem) {
     EXPECT_EQ(parse_prometheus_duration("1m30s"), Seconds(90));   // once read as 60 s
     EXPECT_EQ(parse_prometheus_duration("1h"), Seconds(3600));
     EXPECT_EQ(parse_prometheus_duration("1d2h"), Seconds(93600));
-    for (const char* bad : {"", "s", "15", "1.5s", "15x", "-1s", "1m 30s"}) EXPECT_FALSE(parse_prometheus_duration(bad)) << bad;
+    for (const char* bad : {"", "s", "15", "1.5s", "15x", "-1s", "1m 30s"})
+        EXPECT_FALSE(parse_prometheus_duration(bad)) << bad;
 }
 
 TEST(PrometheusView, OtherResultTypesLongErrorsAndHostileVolumesAreErrors) {
     const WallTime now(std::chrono::seconds(1800000100));
     for (const char* type : {"matrix", "scalar", "string"}) {
         const auto view = cluster_from_prometheus(
-            std::string(R"({"status":"success","data":{"resultType":")") + type + R"(","result":[]}})", now, Seconds(15), {});
+            std::string(R"({"status":"success","data":{"resultType":")") + type + R"(","result":[]}})", now,
+            Seconds(15), {});
         ASSERT_FALSE(view.ok()) << type;
         EXPECT_NE(view.error().find("not the vector"), std::string::npos) << view.error();
     }

@@ -49,7 +49,8 @@ TEST(Attribution, RealCgroupsNamedLikeEachRuntime) {
         {"system.slice/docker-" + kId + ".scope", "docker", kId},
         {"docker/" + kId, "docker", kId},
         {"kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod11112222_3333_4444_5555_666677778888.slice/"
-         "cri-containerd-" + kId + ".scope",
+         "cri-containerd-" +
+             kId + ".scope",
          "containerd", kId},
         {"system.slice/crio-" + kId + ".scope", "cri-o", kId},
         {"machine.slice/libpod-" + kId + ".scope", "podman", kId},
@@ -153,10 +154,13 @@ TEST(Health, AJsonListingFewerGpusThanItCountsIsCompletedFromTheSummary) {
     const auto doc = json::parse(run.out);
     ASSERT_EQ(doc["devices"].size(), 8u);
     EXPECT_EQ(doc["devices"][0]["uuid"], "399282a8-ba01-1475-893c-2eeca9e302f5");  // from the JSON
-    EXPECT_EQ(doc["devices"][2]["bus_id"], "00000000:4b:00.0");                     // from the table
+    EXPECT_EQ(doc["devices"][2]["bus_id"], "00000000:4b:00.0");                    // from the table
     EXPECT_EQ(doc["devices"][2]["name"], "MTT S5000");
     EXPECT_TRUE(doc["devices"][2]["uuid"].is_null());
     EXPECT_EQ(doc["devices"][2]["memory_total_bytes"], 81920LL << 20);
     EXPECT_TRUE(doc["devices"][2]["serial_number"].is_null());  // the table does not say: unknown
-    EXPECT_EQ(doc["health"], json::parse(R"j(["GMI's JSON lists 2 of 8 GPUs; the other 6 are read from its summary table (name, bus, memory and utilisation; the rest unknown)"])j"));
+    EXPECT_EQ(
+        doc["health"],
+        json::parse(
+            R"j(["GMI's JSON lists 2 of 8 GPUs; the other 6 are read from its summary table (name, bus, memory and utilisation; the rest unknown)"])j"));
 }

@@ -19,8 +19,8 @@ using namespace std::chrono_literals;
 namespace {
 
 std::vector<std::string> scenario_env(const Scenario& scenario) {
-    return {"PATH=" + scenario.path_variable(), "FAKE_GMI_DIR=" + scenario.dir().string(), "MUSA_HOME=", "MUSA_PATH=",
-            "TZ=UTC"};
+    return {"PATH=" + scenario.path_variable(), "FAKE_GMI_DIR=" + scenario.dir().string(),
+            "MUSA_HOME=", "MUSA_PATH=", "TZ=UTC"};
 }
 
 std::vector<int> fake_pids(const Scenario& scenario) {
@@ -61,7 +61,7 @@ TEST_P(StopSignal, DuringOneShotKillsGmiAndExitsWith128PlusTheSignal) {
     BackgroundChild musatop({MUSATOP_BINARY, "--json", "--timeout", "30"}, scenario_env(scenario));
     ASSERT_TRUE(wait_for([&] {
         const auto log = std::filesystem::exists(scenario.dir() / "calls.log") ? read_text(scenario.dir() / "calls.log")
-                                                                                : std::string();
+                                                                               : std::string();
         return log.find("hang-child ") != std::string::npos;
     }));
     ::kill(musatop.pid(), signal);
@@ -84,8 +84,9 @@ TEST(HostileEnvironment, InAPrivatePidNamespaceEveryRowIsUnverified) {
     if (probe.exit_code != 0) GTEST_SKIP() << "this machine allows no PID namespace: " << probe.err;
     Scenario scenario;
     scenario.set("query.out", read_text(std::filesystem::path(MUSATOP_FIXTURES) / "gmi_query.json"));
-    scenario.set("summary.out", gmi_process_table({{0, 2, "/usr/bin/sleep", 10}, {0, 3, "/usr/bin/sleep", 10},
-                                                   {0, 4, "/usr/bin/sleep", 10}}));
+    scenario.set(
+        "summary.out",
+        gmi_process_table({{0, 2, "/usr/bin/sleep", 10}, {0, 3, "/usr/bin/sleep", 10}, {0, 4, "/usr/bin/sleep", 10}}));
     const auto run = run_child({"/usr/bin/unshare", "--pid", "--fork", "--mount-proc", "/bin/sh", "-c",
                                 "sleep 30 & sleep 30 & sleep 30 & exec \"$0\" --json", MUSATOP_BINARY},
                                scenario_env(scenario), 20s);
@@ -93,5 +94,6 @@ TEST(HostileEnvironment, InAPrivatePidNamespaceEveryRowIsUnverified) {
     const auto json = nlohmann::json::parse(run.out);
     ASSERT_EQ(json["processes"].size(), 3u);
     for (const auto& row : json["processes"]) EXPECT_EQ(row["status"], "unverified") << row;
-    EXPECT_NE(json["processes_unverified_reason"].get<std::string>().find("PID namespace of its own"), std::string::npos);
+    EXPECT_NE(json["processes_unverified_reason"].get<std::string>().find("PID namespace of its own"),
+              std::string::npos);
 }

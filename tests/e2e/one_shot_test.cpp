@@ -141,7 +141,8 @@ TEST(OneShot, ReferenceFixturesGiveTheReferenceText) {
     EXPECT_EQ(lines[2].rfind("Host: ", 0), 0u);
     EXPECT_EQ(lines[4], "0    X10000                 42%    1.0GiB/80.0GiB     34C  367W/950W");
     EXPECT_EQ(lines[5], "3    X10000                  0%       N/A/80.0GiB     N/A  N/A/N/A");
-    EXPECT_EQ(lines[7], "0    12345    N/A             1.0GiB    N/A       N/A        N/A  python3 train.py --name example");
+    EXPECT_EQ(lines[7],
+              "0    12345    N/A             1.0GiB    N/A       N/A        N/A  python3 train.py --name example");
     EXPECT_EQ(lines[9], "3    23456    N/A                N/A    N/A       N/A        N/A  /usr/bin/python3");
     EXPECT_EQ(lines[10], "NOTE: MUSA Toolkit: No MUSA Toolkit installation found");
     EXPECT_EQ(lines[11].rfind("NOTE: GPU 3 power limit unavailable from GMI", 0), 0u);
@@ -359,9 +360,12 @@ TEST(OneShotCollection, QueryAndSummaryRunConcurrently) {
 TEST(OneShotCollection, BadFlagsNeverTouchGmi) {
     Scenario scenario;
     scenario.use_reference_fixtures();
-    for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
-             {"--interval", "nan"}, {"--interval", "0"}, {"--gpu", "0,-1"}, {"--pid", "10,"},
-             {"--sort", "invalid"}, {"--bogus"}}) {
+    for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{{"--interval", "nan"},
+                                                                                      {"--interval", "0"},
+                                                                                      {"--gpu", "0,-1"},
+                                                                                      {"--pid", "10,"},
+                                                                                      {"--sort", "invalid"},
+                                                                                      {"--bogus"}}) {
         const auto run = scenario.run(args);
         EXPECT_EQ(run.exit_code, 2) << args[0];
         EXPECT_TRUE(run.out.empty());

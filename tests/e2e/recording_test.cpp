@@ -40,8 +40,8 @@ std::vector<json> json_lines(const std::string& text) {
 }
 
 std::vector<std::string> env_of(const Scenario& scenario) {
-    return {"PATH=" + scenario.path_variable(), "FAKE_GMI_DIR=" + scenario.dir().string(), "MUSA_HOME=", "MUSA_PATH=",
-            "TZ=UTC"};
+    return {"PATH=" + scenario.path_variable(), "FAKE_GMI_DIR=" + scenario.dir().string(),
+            "MUSA_HOME=", "MUSA_PATH=", "TZ=UTC"};
 }
 
 }  // namespace
@@ -71,8 +71,8 @@ TEST(RecordCommand, ReplayGivesExactlyTheRecordedSnapshots) {
     ASSERT_EQ(text.exit_code, 0);
     EXPECT_NE(text.out.find("MTT-S5000-0"), std::string::npos);
     EXPECT_EQ(text.out.find("MTT-S5000-1"), std::string::npos);
-    const auto range = scenario.run({"replay", file, "--json", "--from", snapshots[1]["sampled_at"],
-                                     "--to", snapshots[3]["sampled_at"]}, 20s);
+    const auto range = scenario.run(
+        {"replay", file, "--json", "--from", snapshots[1]["sampled_at"], "--to", snapshots[3]["sampled_at"]}, 20s);
     EXPECT_EQ(json_lines(range.out).size(), 3u);
     // A window past either end is cut to the recording (as `head` on a short file);
     // one that misses it is an error; the first second counts as the recording's.
@@ -119,7 +119,8 @@ TEST(RecordCommand, AnUnwritablePathOrASymlinkIsRefusedAtOnce) {
     changing(scenario);
     const auto nowhere = scenario.run({"--record", "/nonexistent/dir/x.rec"});
     EXPECT_EQ(nowhere.exit_code, 1);
-    EXPECT_EQ(nowhere.err, "musatop: cannot record to /nonexistent/dir/x.rec: /nonexistent/dir: No such file or directory\n");
+    EXPECT_EQ(nowhere.err,
+              "musatop: cannot record to /nonexistent/dir/x.rec: /nonexistent/dir: No such file or directory\n");
     scenario.set("decoy", "keep me\n");
     std::filesystem::create_symlink(scenario.dir() / "decoy", scenario.dir() / "link.rec");
     const auto link = (scenario.dir() / "link.rec").string();
@@ -159,8 +160,9 @@ TEST(RecordCommand, AFileSizeLimitIsAWriteErrorNotASilentDeath) {
     Scenario scenario;
     changing(scenario);
     const std::string file = (scenario.dir() / "r.rec").string();
-    const auto run = run_child({"/usr/bin/prlimit", "--fsize=4096", MUSATOP_BINARY, "record", file, "--interval", "0.05"},
-                               env_of(scenario), 30s);
+    const auto run =
+        run_child({"/usr/bin/prlimit", "--fsize=4096", MUSATOP_BINARY, "record", file, "--interval", "0.05"},
+                  env_of(scenario), 30s);
     EXPECT_EQ(run.exit_code, 1) << run.err;
     EXPECT_NE(run.err.find("musatop record: recording to " + file + " stopped: File too large"), std::string::npos)
         << run.err;
@@ -189,6 +191,7 @@ TEST(RecordCommand, AFailingSourceIsSaidOnceNotRecordedSilently) {
     const auto run = scenario.run({"record", file, "--interval", "0.05", "--duration", "0.5"}, 20s);
     EXPECT_EQ(run.exit_code, 0) << run.err;
     EXPECT_NE(run.err.find("musatop record: devices fail from the first round: GMI exited with code 3"),
-              std::string::npos) << run.err;
+              std::string::npos)
+        << run.err;
     EXPECT_EQ(run.err.find("devices fail"), run.err.rfind("devices fail"));  // once, however many rounds
 }

@@ -79,10 +79,14 @@ TEST(SettingsE2e, FlagsBeatVariablesBeatTheFile) {
 TEST(SettingsE2e, EchoedValuesCarryNoControlCharacters) {
     Scenario scenario;
     scenario.use_reference_fixtures();
-    const std::string hostile = "x\x1b]0;pwned\x07\x1b[2J\x9b" "1m";
+    const std::string hostile =
+        "x\x1b]0;pwned\x07\x1b[2J\x9b"
+        "1m";
     const auto variable = scenario.run({"--json"}, std::chrono::seconds(10), {"MUSATOP_SORT=" + hostile});
     EXPECT_EQ(variable.exit_code, 2);
-    std::ofstream(user_config(scenario)) << "sort = \"" << "x\\u001b]0;pwned\\u0007" << "\"\n";
+    std::ofstream(user_config(scenario)) << "sort = \""
+                                         << "x\\u001b]0;pwned\\u0007"
+                                         << "\"\n";
     const auto file = scenario.run({"--json"});
     EXPECT_EQ(file.exit_code, 2);
     std::filesystem::remove(user_config(scenario));

@@ -38,7 +38,8 @@ struct Agent {
     bool ready() const {
         if (!serve || !serve->listening()) return false;
         return wait_for([&] {
-            return (tls ? https_get(serve->port(), "/healthz", ca()) : http_get(serve->port(), "/healthz")).status == 200;
+            return (tls ? https_get(serve->port(), "/healthz", ca()) : http_get(serve->port(), "/healthz")).status ==
+                   200;
         });
     }
     std::string node() const { return (tls ? "https://127.0.0.1:" : "127.0.0.1:") + std::to_string(serve->port()); }
@@ -89,8 +90,8 @@ TEST_P(NodeSchemes, DeadAndSilentNodesNeverDelayTheOthers) {
     ASSERT_TRUE(agent.ready());
     FakeNode silent(FakeNode::Behaviour::silent);
     const std::string scheme = agent.tls ? "https://" : "";
-    const auto nodes = parse_node_list(agent.node() + "," + scheme + silent.address() + "," + scheme + "127.0.0.1:" +
-                                       std::to_string(free_port()));
+    const auto nodes = parse_node_list(agent.node() + "," + scheme + silent.address() + "," + scheme +
+                                       "127.0.0.1:" + std::to_string(free_port()));
     ASSERT_TRUE(nodes.ok());
     const auto client = make_node_client(nodes.value(), settings_for(agent));
     std::vector<FetchOutcome> outcomes(3);
@@ -165,9 +166,9 @@ TEST(NetClient, HttpsPrometheusThroughAConnectTunnel) {
     ASSERT_TRUE(store.listening()) << store.log();
     FakeProxy proxy;
     const std::string authority = "127.0.0.1:" + std::to_string(store.port());
-    const auto run = scenario.run({"--prometheus", "https://" + authority, "--prometheus-ca",
-                                   (scenario.dir() / "tls.crt").string(), "--json"},
-                                  20s, {"https_proxy=" + proxy.url()});
+    const auto run = scenario.run(
+        {"--prometheus", "https://" + authority, "--prometheus-ca", (scenario.dir() / "tls.crt").string(), "--json"},
+        20s, {"https_proxy=" + proxy.url()});
     EXPECT_NE(run.out.find("HTTP status 413"), std::string::npos) << run.out << run.err;
     const auto lines = proxy.request_lines();
     ASSERT_FALSE(lines.empty());

@@ -114,17 +114,22 @@ TEST(ServeSecurity, TlsAndBasicAuthOnEveryEndpointButHealthz) {
     EXPECT_EQ(denied.status, 401);
     EXPECT_EQ(denied.headers.at("www-authenticate"), "Basic realm=\"musatop\"");
     const auto basic = [](const std::string& user_password) {
-        return "Authorization: " + musatop::net::basic_authorization(
-                                       user_password.substr(0, user_password.find(':')),
-                                       user_password.substr(user_password.find(':') + 1)) + "\r\n";
+        return "Authorization: " +
+               musatop::net::basic_authorization(user_password.substr(0, user_password.find(':')),
+                                                 user_password.substr(user_password.find(':') + 1)) +
+               "\r\n";
     };
     EXPECT_EQ(https_get(serve.port(), "/metrics", ca, basic("prometheus:wrong")).status, 401);
     // RFC 7617: the scheme is case-insensitive; a NUL in the password is no password.
     EXPECT_EQ(https_get(serve.port(), "/metrics", ca,
-                        "Authorization: basic " + musatop::net::encode_base64("prometheus:s3cret") + "\r\n").status, 200);
+                        "Authorization: basic " + musatop::net::encode_base64("prometheus:s3cret") + "\r\n")
+                  .status,
+              200);
     EXPECT_EQ(https_get(serve.port(), "/metrics", ca,
-                        "Authorization: Basic " + musatop::net::encode_base64(std::string("prometheus:s3cret\0junk", 23)) +
-                            "\r\n").status, 401);
+                        "Authorization: Basic " +
+                            musatop::net::encode_base64(std::string("prometheus:s3cret\0junk", 23)) + "\r\n")
+                  .status,
+              401);
     const auto allowed = https_get(serve.port(), "/metrics", ca, basic("prometheus:s3cret"));
     EXPECT_EQ(allowed.status, 200);
     EXPECT_NE(allowed.body.find("musatop_gpu_info{"), std::string::npos);
@@ -190,20 +195,21 @@ TEST(ServeSecurity, TheClusterViewReachesAProtectedAgent) {
         return ok["state"] == "ok";
     })) << ok.dump();
     EXPECT_EQ(ok["address"], "https://127.0.0.1:" + std::to_string(serve.port()));
-    const auto wrong = view({"--node-user", "prometheus", "--node-password-file", (scenario.dir() / "bad.pass").string(),
-                             "--node-ca", ca});
+    const auto wrong = view(
+        {"--node-user", "prometheus", "--node-password-file", (scenario.dir() / "bad.pass").string(), "--node-ca", ca});
     EXPECT_EQ(wrong["state"], "error");
     EXPECT_EQ(wrong["error"], "HTTP status 401");
-    const auto untrusted = view({"--node-user", "prometheus", "--node-password-file",
-                                 (scenario.dir() / "good.pass").string()});
+    const auto untrusted =
+        view({"--node-user", "prometheus", "--node-password-file", (scenario.dir() / "good.pass").string()});
     EXPECT_EQ(untrusted["state"], "unreachable");
     EXPECT_NE(untrusted["error"].get<std::string>().find("certificate"), std::string::npos) << untrusted.dump();
     // The password never appears on the command line: only a file can hold it.
     EXPECT_EQ(scenario.run({"--nodes", node, "--node-password", "s3cret"}).exit_code, 2);
     // Nodes are reached directly, whatever proxy the login node has for the outside.
-    const auto proxied = scenario.run({"--nodes", node, "--json", "--node-user", "prometheus", "--node-password-file",
-                                       (scenario.dir() / "good.pass").string(), "--node-ca", ca},
-                                      std::chrono::seconds(20), {"https_proxy=http://127.0.0.1:1", "HTTPS_PROXY=http://127.0.0.1:1"});
+    const auto proxied =
+        scenario.run({"--nodes", node, "--json", "--node-user", "prometheus", "--node-password-file",
+                      (scenario.dir() / "good.pass").string(), "--node-ca", ca},
+                     std::chrono::seconds(20), {"https_proxy=http://127.0.0.1:1", "HTTPS_PROXY=http://127.0.0.1:1"});
     EXPECT_EQ(nlohmann::json::parse(proxied.out)["nodes"][0]["state"], "ok") << proxied.out;
 }
 

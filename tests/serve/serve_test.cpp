@@ -99,8 +99,8 @@ TEST(Serve, SnapshotIsTheJsonDocumentAndMetricsCarryItsValues) {
 
     const std::string metrics = http_get(serve.port(), "/metrics").body;
     for (const auto& device : printed["devices"]) {
-        const std::string labels =
-            "{gpu=\"" + std::to_string(device["index"].get<int>()) + "\",uuid=\"" + device["uuid"].get<std::string>() + "\"}";
+        const std::string labels = "{gpu=\"" + std::to_string(device["index"].get<int>()) + "\",uuid=\"" +
+                                   device["uuid"].get<std::string>() + "\"}";
         if (device["memory_total_bytes"].is_number()) {
             EXPECT_TRUE(has_line(metrics, "musatop_gpu_memory_total_bytes" + labels + " " +
                                               std::to_string(device["memory_total_bytes"].get<long long>())))
@@ -133,8 +133,8 @@ TEST(Serve, HeadMethodsGzipAndLimits) {
     }
     const auto body = http_raw(serve.port(), "GET /metrics HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello");
     EXPECT_EQ(body.status, 413);
-    const auto big = http_raw(serve.port(), "GET /metrics HTTP/1.1\r\nHost: x\r\nX-Filler: " + std::string(9000, 'a') +
-                                                "\r\n\r\n");
+    const auto big =
+        http_raw(serve.port(), "GET /metrics HTTP/1.1\r\nHost: x\r\nX-Filler: " + std::string(9000, 'a') + "\r\n\r\n");
     EXPECT_EQ(big.status, 431);
     std::string many = "GET /metrics HTTP/1.1\r\nHost: x\r\n";
     for (int i = 0; i < 200; ++i) many += "X-H" + std::to_string(i) + ": " + std::string(40, 'b') + "\r\n";
@@ -157,8 +157,9 @@ TEST(Serve, KeepAliveServesSeveralRequestsOnOneConnection) {
     ASSERT_TRUE(serve.listening()) << serve.log();
     RawConnection connection(serve.port());
     // Two pipelined requests in one write, the second closing the connection.
-    ASSERT_TRUE(connection.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\nGET / HTTP/1.1\r\nHost: x\r\n"
-                                "Connection: close\r\n\r\n"));
+    ASSERT_TRUE(
+        connection.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\nGET / HTTP/1.1\r\nHost: x\r\n"
+                        "Connection: close\r\n\r\n"));
     bool closed = false;
     std::string both;
     while (!closed) {
@@ -168,7 +169,8 @@ TEST(Serve, KeepAliveServesSeveralRequestsOnOneConnection) {
     }
     EXPECT_EQ(std::count(both.begin(), both.end(), 'H') >= 2, true);
     std::size_t replies = 0;
-    for (std::size_t at = both.find("HTTP/1.1 "); at != std::string::npos; at = both.find("HTTP/1.1 ", at + 1)) ++replies;
+    for (std::size_t at = both.find("HTTP/1.1 "); at != std::string::npos; at = both.find("HTTP/1.1 ", at + 1))
+        ++replies;
     EXPECT_EQ(replies, 2u) << both;
     EXPECT_TRUE(closed);
     EXPECT_EQ(serve.stop(SIGTERM), 0);
@@ -205,8 +207,8 @@ TEST(Serve, HostileProcessNamesAreEscapedInLabels) {
     scenario.set("summary.out", gmi_process_table({{0, 4000001, "evil\"na\\me\x1b]0;pwn\x07", 10}}));
     ServeProcess serve(scenario, {"--interval", "0.2", "--process-metrics=command"});
     ASSERT_TRUE(serve.listening()) << serve.log();
-    ASSERT_TRUE(wait_for([&] { return http_get(serve.port(), "/metrics").body.find("musatop_process_info{") !=
-                                      std::string::npos; }));
+    ASSERT_TRUE(wait_for(
+        [&] { return http_get(serve.port(), "/metrics").body.find("musatop_process_info{") != std::string::npos; }));
     const std::string metrics = http_get(serve.port(), "/metrics").body;
     EXPECT_NE(metrics.find("command=\"evil\\\"na\\\\me ]0;pwn \"} 1"), std::string::npos) << metrics;
     EXPECT_EQ(metrics.find('\x1b'), std::string::npos);
@@ -275,7 +277,8 @@ TEST(Serve, EveryMetricTheDocsAndDashboardNameIsExported) {
         int named = 0;
         for (std::size_t at = text.find("musatop_"); at != std::string::npos; at = text.find("musatop_", at + 1)) {
             std::size_t end = at;
-            while (end < text.size() && (std::islower(static_cast<unsigned char>(text[end])) || text[end] == '_')) ++end;
+            while (end < text.size() && (std::islower(static_cast<unsigned char>(text[end])) || text[end] == '_'))
+                ++end;
             const std::string name = text.substr(at, end - at);
             if (name.back() == '_') continue;  // a prefix in prose ("musatop_gpu_*")
             ++named;
@@ -340,7 +343,8 @@ TEST(Serve, SourceFailuresAndRecoveriesAreLoggedOncePerChange) {
     ASSERT_TRUE(wait_for([&] { return serve.log().find("musatop serve: processes fail") != std::string::npos; }))
         << serve.log();
     EXPECT_NE(serve.log().find("musatop serve: devices fail from the first round: GMI exited with code 3"),
-              std::string::npos) << serve.log();
+              std::string::npos)
+        << serve.log();
     ASSERT_TRUE(wait_for([&] { return scenario.calls("query") >= 5; }));  // failing rounds say nothing more
     std::filesystem::remove(scenario.dir() / "query.rc");
     std::filesystem::remove(scenario.dir() / "summary.rc");

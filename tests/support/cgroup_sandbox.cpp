@@ -61,7 +61,8 @@ CgroupSandbox::CgroupSandbox() {
 
 CgroupSandbox::~CgroupSandbox() {
     // Deepest first: a cgroup can only go once its children and processes did.
-    std::sort(made_.begin(), made_.end(), [](const auto& a, const auto& b) { return a.string().size() > b.string().size(); });
+    std::sort(made_.begin(), made_.end(),
+              [](const auto& a, const auto& b) { return a.string().size() > b.string().size(); });
     for (const auto& dir : made_) ::rmdir(dir.c_str());
 }
 

@@ -71,7 +71,8 @@ ChildResult run_child(const std::vector<std::string>& argv, const std::vector<st
     bool out_open = true, err_open = true;
     const auto deadline = std::chrono::steady_clock::now() + limit;
     while (out_open || err_open) {
-        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+        const auto left =
+            std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
         if (left.count() <= 0) {
             result.timed_out = true;
             break;

@@ -65,7 +65,8 @@ void FakeNode::serve() {
                 const std::string half = body_.substr(0, body_.size() / 2);
                 char head[64];
                 std::snprintf(head, sizeof head, "%zx\r\n", half.size());
-                std::string answer = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n";
+                std::string answer =
+                    "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n";
                 answer += head + half + "\r\n";
                 std::snprintf(head, sizeof head, "%zx\r\n", body_.size() - half.size());
                 answer += head + body_.substr(half.size()) + "\r\n0\r\n\r\n";

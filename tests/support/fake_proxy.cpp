@@ -96,7 +96,8 @@ void FakeProxy::relay(int client) {
         send_all(client, "HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
         return (void)::close(client);
     }
-    const bool started = tunnel ? send_all(client, "HTTP/1.1 200 Connection established\r\n\r\n") && send_all(server, head.substr(head_end))
+    const bool started = tunnel ? send_all(client, "HTTP/1.1 200 Connection established\r\n\r\n") &&
+                                      send_all(server, head.substr(head_end))
                                 : send_all(server, head);
     for (bool open = started; open;) {
         pollfd fds[3] = {{client, POLLIN, 0}, {server, POLLIN, 0}, {listener_.stop_pipe[0], POLLIN, 0}};

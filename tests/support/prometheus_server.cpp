@@ -13,13 +13,19 @@ namespace musatop::testing {
 
 bool PrometheusServer::installed() { return ::access("/usr/bin/prometheus", X_OK) == 0; }
 
-PrometheusServer::PrometheusServer(const Scenario& scenario, const std::vector<int>& target_ports, const std::string& job)
+PrometheusServer::PrometheusServer(const Scenario& scenario, const std::vector<int>& target_ports,
+                                   const std::string& job)
     : scenario_(scenario), port_(free_port()) {
     std::string targets;
-    for (const int port : target_ports) targets += std::string(targets.empty() ? "" : ", ") + "'127.0.0.1:" + std::to_string(port) + "'";
-    scenario.set("prometheus.yml", "global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\n"
-                                   "scrape_configs:\n  - job_name: " + job + "\n    static_configs:\n"
-                                   "      - targets: [" + targets + "]\n");
+    for (const int port : target_ports)
+        targets += std::string(targets.empty() ? "" : ", ") + "'127.0.0.1:" + std::to_string(port) + "'";
+    scenario.set("prometheus.yml",
+                 "global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\n"
+                 "scrape_configs:\n  - job_name: " +
+                     job +
+                     "\n    static_configs:\n"
+                     "      - targets: [" +
+                     targets + "]\n");
     const std::string config = "--config.file=" + (scenario.dir() / "prometheus.yml").string();
     const std::string data = "--storage.tsdb.path=" + (scenario.dir() / "data").string();
     const std::string listen = "--web.listen-address=127.0.0.1:" + std::to_string(port_);

@@ -18,7 +18,8 @@ class PrometheusServer {
 public:
     static bool installed();
 
-    PrometheusServer(const Scenario& scenario, const std::vector<int>& target_ports, const std::string& job = "musatop");
+    PrometheusServer(const Scenario& scenario, const std::vector<int>& target_ports,
+                     const std::string& job = "musatop");
     PrometheusServer(const PrometheusServer&) = delete;
     PrometheusServer& operator=(const PrometheusServer&) = delete;
     ~PrometheusServer();

@@ -39,8 +39,8 @@ RunResult Scenario::run_script(const std::string& script, std::chrono::milliseco
     // shared with another test's script running at the same time (ctest -j).
     write_text(dir_ / "script.sh", "cd \"" + dir_.path().string() + "\" || exit 99\n" + script);
     return run_spec({"/bin/bash", (dir_ / "script.sh").string(), MUSATOP_BINARY},
-                    {"PATH=" + path_variable(), "FAKE_GMI_DIR=" + dir_.path().string(), "MUSA_HOME=", "MUSA_PATH=",
-                     "HOME=" + (dir_ / "home").string()},
+                    {"PATH=" + path_variable(), "FAKE_GMI_DIR=" + dir_.path().string(),
+                     "MUSA_HOME=", "MUSA_PATH=", "HOME=" + (dir_ / "home").string()},
                     limit);
 }
 

@@ -26,7 +26,9 @@ public:
     void set(const std::string& name, const std::string& content) const { write_text(dir_ / name, content); }
     // A password or token file: readable by its owner only, as musatop requires.
     void set_secret(const std::string& name, const std::string& content) const;
-    void set_fixture(const std::string& name, const std::string& fixture_name) const { set(name, fixture(fixture_name)); }
+    void set_fixture(const std::string& name, const std::string& fixture_name) const {
+        set(name, fixture(fixture_name));
+    }
     // The reference fixtures: device JSON, boxed process table, `-v` 2.3.3.
     // HOME inside the scenario (and no XDG overrides): config and state files of
     // the run stay in the test's directory, never the user's.

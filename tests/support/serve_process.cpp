@@ -193,8 +193,8 @@ HttpReply http_raw(int port, const std::string& raw, std::chrono::milliseconds l
 }
 
 HttpReply http_get(int port, const std::string& path, const std::string& extra_headers, const std::string& method) {
-    return http_raw(port, method + " " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n" +
-                              extra_headers + "\r\n");
+    return http_raw(
+        port, method + " " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n" + extra_headers + "\r\n");
 }
 
 HttpReply https_get(int port, const std::string& path, const std::string& ca_file, const std::string& extra_headers) {

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "musatop/model/snapshot.hpp"
 
@@ -50,7 +51,21 @@ public:
         }
         return *this;
     }
-    // Anything else (versions, errors, staleness).
+    // Rows made by the test itself, as they are.
+    SnapshotBuilder& devices(std::vector<Device> rows) {
+        s_.devices = std::move(rows);
+        return *this;
+    }
+    SnapshotBuilder& rows(std::vector<GpuProcess> rows) {
+        s_.processes = std::move(rows);
+        return *this;
+    }
+    SnapshotBuilder& stale(bool devices, bool processes) {
+        s_.devices_stale = devices;
+        s_.processes_stale = processes;
+        return *this;
+    }
+    // Anything else (versions, errors).
     SnapshotBuilder& with(const std::function<void(Snapshot&)>& change) {
         change(s_);
         return *this;

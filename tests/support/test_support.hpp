@@ -33,7 +33,9 @@ inline std::chrono::steady_clock::time_point mono(double seconds) {
         std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(seconds)));
 }
 
-inline std::string fixture(const std::string& name) { return read_text(std::filesystem::path(MUSATOP_FIXTURES) / name); }
+inline std::string fixture(const std::string& name) {
+    return read_text(std::filesystem::path(MUSATOP_FIXTURES) / name);
+}
 
 inline void write_text(const std::filesystem::path& path, const std::string& text) {
     std::filesystem::create_directories(path.parent_path());

@@ -56,9 +56,14 @@ TmuxSession::~TmuxSession() { tmux({"kill-server"}); }
 std::string TmuxSession::tmux(const std::vector<std::string>& args) const {
     std::vector<std::string> argv = {"/usr/bin/tmux", "-L", socket_};
     argv.insert(argv.end(), args.begin(), args.end());
-    const std::vector<std::string> env = {"LANG=C.UTF-8", "LC_ALL=C.UTF-8", "PATH=" + scenario_.path_variable(),
-                                          "FAKE_GMI_DIR=" + scenario_.dir().string(), "MUSA_HOME=", "MUSA_PATH=",
-                                          "TMUX=", "TZ=UTC"};
+    const std::vector<std::string> env = {"LANG=C.UTF-8",
+                                          "LC_ALL=C.UTF-8",
+                                          "PATH=" + scenario_.path_variable(),
+                                          "FAKE_GMI_DIR=" + scenario_.dir().string(),
+                                          "MUSA_HOME=",
+                                          "MUSA_PATH=",
+                                          "TMUX=",
+                                          "TZ=UTC"};
     return run_child(argv, env, std::chrono::seconds(10)).out;
 }
 

@@ -13,12 +13,10 @@ using namespace musatop::testing;
 
 namespace {
 
-
 void eight_gpus(const Scenario& scenario) {
     scenario.set("query.out", gmi_device_json(8));
     scenario.set("summary.out", gmi_process_table({{0, 4000001, "/usr/bin/app", 5}}));
 }
-
 
 }  // namespace
 
@@ -75,7 +73,8 @@ TEST(TuiFaults, HangingGmiKeepsTheScreenResponsiveAndQuitsAtOnce) {
     ASSERT_TRUE(tui.wait_for("Processes 1"));
     scenario.set("query.hang", "");
     scenario.set("summary.hang", "");
-    ASSERT_TRUE(wait_for([&] { return read_text(scenario.dir() / "calls.log").find("hang-child") != std::string::npos; }));
+    ASSERT_TRUE(
+        wait_for([&] { return read_text(scenario.dir() / "calls.log").find("hang-child") != std::string::npos; }));
     tui.keys({"?"});
     ASSERT_TRUE(tui.wait_for("musatop 0.3.0 help"));  // the UI does not wait for GMI
     tui.keys({"Escape"});
@@ -115,9 +114,11 @@ TEST(TuiSecurity, HostileTextNeverReachesTheTerminalRaw) {
     Scenario scenario;
     // Device name and process name from GMI carry OSC (window title), CSI (clear
     // screen), a bidi override and a C1 CSI; the command line of a real process too.
-    scenario.set("query.out", R"({"GPU":[{"Index":"0","GPU UUID":"u0","Product Name":"GPU\u001b]0;pwned\u0007\u202eX\u009b2J"}]})");
+    scenario.set("query.out",
+                 R"({"GPU":[{"Index":"0","GPU UUID":"u0","Product Name":"GPU\u001b]0;pwned\u0007\u202eX\u009b2J"}]})");
     SleepChild child("299");
-    scenario.set("summary.out", gmi_process_table({{0, 4000001, "bad\x1b]2;pwned\x07name", 5}, {0, child.pid(), "sleep", 5}}));
+    scenario.set("summary.out",
+                 gmi_process_table({{0, 4000001, "bad\x1b]2;pwned\x07name", 5}, {0, child.pid(), "sleep", 5}}));
     TmuxSession tui(scenario, {"--interval", "0.1"}, 100, 30);
     ASSERT_TRUE(tui.wait_for("Processes 2"));
     const std::string raw = tui.screen_with_escapes();

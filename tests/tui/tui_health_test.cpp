@@ -33,7 +33,7 @@ TEST(TuiHealth, MarkerNoteAndGpuDetailsAt80x24And200x50) {
         TmuxSession tui(scenario, {"--interval", "0.2"}, width, height);
         ASSERT_TRUE(tui.wait_for("Processes 1")) << tui.screen();
         EXPECT_EQ(line_starting(tui, "  1!").substr(0, 4), "  1!") << tui.screen();  // GPU 1 has findings
-        EXPECT_EQ(line_starting(tui, "  0 ").substr(0, 4), "  0 ");                 // GPU 0 has none
+        EXPECT_EQ(line_starting(tui, "  0 ").substr(0, 4), "  0 ");                  // GPU 0 has none
         EXPECT_TRUE(has(tui.screen(), "Health: GMI counts 3 attached GPUs")) << tui.screen();
 
         tui.keys({"i"});  // every GPU shown, host findings first

@@ -39,7 +39,7 @@ TEST(TuiSettings, ChoicesSurviveARestartButNotAnExplicitFlag) {
         TmuxSession tui(scenario, {"--interval", "0.2"}, 100, 30);
         ASSERT_TRUE(tui.wait_for("sort=cpu reversed")) << tui.screen();
         EXPECT_TRUE(has(tui.screen(), " GPU     PID USER        GPU MEM COMMAND"));  // compact
-        EXPECT_FALSE(has(tui.screen(), "Trend"));                                   // trends hidden
+        EXPECT_FALSE(has(tui.screen(), "Trend"));                                    // trends hidden
         quit_and_check_terminal(tui);
     }
     {

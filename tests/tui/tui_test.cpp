@@ -24,12 +24,11 @@ void eight_gpus(const Scenario& scenario, std::vector<FakeProcessRow> rows = {})
     scenario.set("query.out", gmi_device_json(8));
     if (rows.empty())
         for (int i = 0; i < 12; ++i)
-            rows.push_back({i % 8, 1000 + i, "python workload_" + std::to_string(i) + ".py --long-argument=xxxxxxxxxxxx",
-                            12 - i});
+            rows.push_back(
+                {i % 8, 1000 + i, "python workload_" + std::to_string(i) + ".py --long-argument=xxxxxxxxxxxx", 12 - i});
     scenario.set("summary.out", gmi_process_table(rows));
     scenario.set("version.out", "mthreads-gmi version : 2.3.3\n");
 }
-
 
 // True when an SGR sequence sets a foreground or background colour (39/49 only reset).
 bool sets_a_colour(const std::string& screen) {
@@ -44,7 +43,6 @@ bool sets_a_colour(const std::string& screen) {
     }
     return false;
 }
-
 
 }  // namespace
 
@@ -88,8 +86,12 @@ TEST(TuiLayout, TallAndWide) {
     tui.resize(120, 34);
     ASSERT_TRUE(tui.wait_for("──────────1m───────now┼"));
     const auto lines = tui.lines();
-    EXPECT_EQ(lines[4], "  0 MTT-S5000-0  ███████▌                        25% ▊                                2%     2.0/80.0GiB  40C   120/300");
-    EXPECT_EQ(lines[18], "├5m─────────────────────3m──────0%─────────────1m───────now┼5m─────────────────────3m──────0%─────────────1m───────now┤");
+    EXPECT_EQ(lines[4],
+              "  0 MTT-S5000-0  ███████▌                        25% ▊                                2%     "
+              "2.0/80.0GiB  40C   120/300");
+    EXPECT_EQ(lines[18],
+              "├5m─────────────────────3m──────0%─────────────1m───────now┼5m─────────────────────3m──────0%"
+              "─────────────1m───────now┤");
     quit_and_check_terminal(tui);
 }
 
@@ -407,7 +409,7 @@ TEST(TuiTerminate, ExitedProcessIsRefused) {
 TEST(TuiExit, SignalsAndCtrlCRestoreTheTerminal) {
     // Ctrl-\\ sends SIGQUIT: treated like SIGTERM (131), never a raw terminal or core.
     // SIGTRAP and SIGXCPU are fatal signals that restore the terminal before dying.
-    const std::map<std::string, int> expected_exit = {{"C-c", 0},   {"TERM", 143}, {"HUP", 129}, {"SEGV", 139},
+    const std::map<std::string, int> expected_exit = {{"C-c", 0},    {"TERM", 143}, {"HUP", 129}, {"SEGV", 139},
                                                       {"C-\\", 131}, {"TRAP", 133}, {"XCPU", 152}};
     for (const char* how : {"C-c", "TERM", "HUP", "SEGV", "C-\\", "TRAP", "XCPU"}) {
         Scenario scenario;
@@ -469,7 +471,8 @@ TEST(TuiRecord, EveryRoundIsRecordedOnceWhileTheTerminalIsStopped) {
     scenario.set("query.out", gmi_device_json(8));
     for (int turn : {1, 2}) {
         std::vector<FakeProcessRow> rows;
-        for (int i = 0; i < 300; ++i) rows.push_back({i % 8, 4000000 + i, "/usr/bin/app" + std::to_string(i), 100 * turn + i});
+        for (int i = 0; i < 300; ++i)
+            rows.push_back({i % 8, 4000000 + i, "/usr/bin/app" + std::to_string(i), 100 * turn + i});
         scenario.set("summary.out." + std::to_string(turn), gmi_process_table(rows));
     }
     scenario.set("summary.cycle", "2");
@@ -536,8 +539,7 @@ TEST(TuiReplay, KeysMoveThroughTheRecordingAndNothingCanBeSignalled) {
     tui.keys({"]", "]"});
     ASSERT_TRUE(tui.wait_for("Speed 4x.")) << tui.screen();
     tui.keys({"k"});
-    ASSERT_TRUE(tui.wait_for("Replayed data: these are not live processes; termination is disabled."))
-        << tui.screen();
+    ASSERT_TRUE(tui.wait_for("Replayed data: these are not live processes; termination is disabled.")) << tui.screen();
     quit_and_check_terminal(tui);
 }
 

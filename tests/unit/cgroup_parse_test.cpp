@@ -30,20 +30,27 @@ TEST(CgroupAttribution, DockerUnderTheSystemdAndTheCgroupfsDriver) {
 }
 
 TEST(CgroupAttribution, ContainerdCriOPodmanAndLxc) {
-    const auto containerd = v2("/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod1a2b3c4d_5e6f_7a8b_9c0d_1e2f3a4b5c6d.slice/cri-containerd-" + kId64 + ".scope");
+    const auto containerd =
+        v2("/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod1a2b3c4d_5e6f_7a8b_9c0d_1e2f3a4b5c6d.slice/"
+           "cri-containerd-" +
+           kId64 + ".scope");
     EXPECT_EQ(containerd.container_runtime, "containerd");
     EXPECT_EQ(containerd.container_id, kId64);
     EXPECT_EQ(containerd.pod_uid, "1a2b3c4d-5e6f-7a8b-9c0d-1e2f3a4b5c6d");
     EXPECT_EQ(containerd.pod_qos_class, "burstable");
 
-    const auto crio = v2("/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod0f0e0d0c_0b0a_0908_0706_050403020100.slice/crio-" + kId64 + ".scope");
+    const auto crio =
+        v2("/kubepods.slice/kubepods-besteffort.slice/"
+           "kubepods-besteffort-pod0f0e0d0c_0b0a_0908_0706_050403020100.slice/crio-" +
+           kId64 + ".scope");
     EXPECT_EQ(crio.container_runtime, "cri-o");
     EXPECT_EQ(crio.pod_qos_class, "besteffort");
     EXPECT_EQ(crio.pod_uid, "0f0e0d0c-0b0a-0908-0706-050403020100");
     // conmon, the monitor beside the container, is not the container
     EXPECT_FALSE(v2("/system.slice/crio-conmon-" + kId64 + ".scope").container_id);
 
-    const auto podman = v2("/user.slice/user-1000.slice/user@1000.service/user.slice/libpod-" + kId64 + ".scope/container");
+    const auto podman =
+        v2("/user.slice/user-1000.slice/user@1000.service/user.slice/libpod-" + kId64 + ".scope/container");
     EXPECT_EQ(podman.container_runtime, "podman");
     EXPECT_EQ(podman.container_id, kId64);
     const auto podman_v1 = parse_cgroup_attribution("3:cpu:/libpod_parent/libpod-" + kId64 + "\n");
@@ -57,11 +64,13 @@ TEST(CgroupAttribution, ContainerdCriOPodmanAndLxc) {
 }
 
 TEST(CgroupAttribution, KubernetesGuaranteedPodAndTheCgroupfsDriver) {
-    const auto guaranteed = v2("/kubepods.slice/kubepods-pod9a8b7c6d_5e4f_3a2b_1c0d_9e8f7a6b5c4d.slice/cri-containerd-" + kId64 + ".scope");
+    const auto guaranteed =
+        v2("/kubepods.slice/kubepods-pod9a8b7c6d_5e4f_3a2b_1c0d_9e8f7a6b5c4d.slice/cri-containerd-" + kId64 + ".scope");
     EXPECT_EQ(guaranteed.pod_qos_class, "guaranteed");
     EXPECT_EQ(guaranteed.pod_uid, "9a8b7c6d-5e4f-3a2b-1c0d-9e8f7a6b5c4d");
     // cgroup v1, cgroupfs driver: the runtime is not in the path, the container id is
-    const auto cgroupfs = parse_cgroup_attribution("4:memory:/kubepods/burstable/pod9a8b7c6d-5e4f-3a2b-1c0d-9e8f7a6b5c4d/" + kId64 + "\n");
+    const auto cgroupfs = parse_cgroup_attribution(
+        "4:memory:/kubepods/burstable/pod9a8b7c6d-5e4f-3a2b-1c0d-9e8f7a6b5c4d/" + kId64 + "\n");
     EXPECT_EQ(cgroupfs.pod_uid, "9a8b7c6d-5e4f-3a2b-1c0d-9e8f7a6b5c4d");
     EXPECT_EQ(cgroupfs.pod_qos_class, "burstable");
     EXPECT_EQ(cgroupfs.container_id, kId64);
@@ -69,9 +78,10 @@ TEST(CgroupAttribution, KubernetesGuaranteedPodAndTheCgroupfsDriver) {
 }
 
 TEST(CgroupAttribution, SlurmJobsAndSteps) {
-    const auto v1 = parse_cgroup_attribution("9:freezer:/slurm/uid_1000/job_123456/step_0\n"
-                                             "5:devices:/slurm/uid_1000/job_123456/step_0/task_1\n"
-                                             "1:name=systemd:/system.slice/slurmd.service\n");
+    const auto v1 = parse_cgroup_attribution(
+        "9:freezer:/slurm/uid_1000/job_123456/step_0\n"
+        "5:devices:/slurm/uid_1000/job_123456/step_0/task_1\n"
+        "1:name=systemd:/system.slice/slurmd.service\n");
     EXPECT_EQ(v1.slurm_job_id, 123456);
     EXPECT_EQ(v1.slurm_step, "0");
     EXPECT_EQ(v1.systemd_unit, "slurmd.service");
@@ -88,9 +98,10 @@ TEST(CgroupAttribution, SlurmJobsAndSteps) {
 TEST(CgroupAttribution, SystemdUnitsSessionsAndUserApps) {
     EXPECT_EQ(v2("/system.slice/ollama.service").systemd_unit, "ollama.service");
     EXPECT_EQ(v2("/user.slice/user-1000.slice/session-3.scope").systemd_unit, "session-3.scope");
-    EXPECT_EQ(v2("/user.slice/user-1000.slice/user@1000.service/app.slice/app-org.gnome.Terminal.slice/vte-spawn-5d1c.scope")
-                  .systemd_unit,
-              "vte-spawn-5d1c.scope");
+    EXPECT_EQ(
+        v2("/user.slice/user-1000.slice/user@1000.service/app.slice/app-org.gnome.Terminal.slice/vte-spawn-5d1c.scope")
+            .systemd_unit,
+        "vte-spawn-5d1c.scope");
     EXPECT_EQ(v2("/init.scope").systemd_unit, "init.scope");
     const auto none = v2("/");
     EXPECT_EQ(none, Attribution{});
@@ -101,7 +112,9 @@ TEST(CgroupAttribution, NestedContainersGiveTheInnermost) {
     const auto nested = v2("/system.slice/docker-" + kId64 + ".scope/docker/" + kId2);
     EXPECT_EQ(nested.container_runtime, "docker");
     EXPECT_EQ(nested.container_id, kId2);
-    const auto pod_in_lxc = v2("/lxc.payload.k8s-node/kubepods.slice/kubepods-pod11112222_3333_4444_5555_666677778888.slice/cri-containerd-" + kId2 + ".scope");
+    const auto pod_in_lxc = v2(
+        "/lxc.payload.k8s-node/kubepods.slice/kubepods-pod11112222_3333_4444_5555_666677778888.slice/cri-containerd-" +
+        kId2 + ".scope");
     EXPECT_EQ(pod_in_lxc.container_runtime, "containerd");
     EXPECT_EQ(pod_in_lxc.container_id, kId2);
     EXPECT_EQ(pod_in_lxc.pod_uid, "11112222-3333-4444-5555-666677778888");

@@ -30,9 +30,9 @@ TEST(CliOptions, Defaults) {
 }
 
 TEST(CliOptions, EveryFlag) {
-    const auto result = parse({"--once", "--json", "--interval=0.5", "--gpu", "1, 0,1", "--pid", "+7", "--user",
-                               "bob", "--sort", "pid", "--reverse", "--ascii", "--no-color", "--demo", "--gmi",
-                               "/opt/gmi", "--timeout", "0.2"});
+    const auto result =
+        parse({"--once", "--json", "--interval=0.5", "--gpu", "1, 0,1", "--pid", "+7", "--user", "bob", "--sort", "pid",
+               "--reverse", "--ascii", "--no-color", "--demo", "--gmi", "/opt/gmi", "--timeout", "0.2"});
     ASSERT_FALSE(result.exit_code) << result.stderr_text;
     const Options& o = result.options;
     EXPECT_TRUE(o.once && o.json && o.ascii && o.no_color && o.demo && o.filter.reverse);
@@ -45,7 +45,9 @@ TEST(CliOptions, EveryFlag) {
     EXPECT_EQ(o.timeout_seconds, 0.2);
 }
 
-TEST(CliOptions, LastRepeatWins) { EXPECT_EQ(parse({"--interval", "2", "--interval", "3"}).options.interval_seconds, 3.0); }
+TEST(CliOptions, LastRepeatWins) {
+    EXPECT_EQ(parse({"--interval", "2", "--interval", "3"}).options.interval_seconds, 3.0);
+}
 
 TEST(CliOptions, IntervalValidation) {
     for (const char* bad : {"nan", "inf", "0", "1e300", "-1", "0.01", "3601"})

@@ -90,8 +90,8 @@ TEST(DeviceJson, PowerLimitRules) {
     const Device default_only = with_power(R"({"Default Power Limit":"950W"})");
     EXPECT_FALSE(default_only.power_limit_w);
     EXPECT_EQ(default_only.power_limit_reason, "Current power limit field is missing from GMI");
-    for (const char* bad : {R"("N/A")", R"("[Not Supported]")", "null", R"("0W")", "0", R"("-1W")", R"("NaNW")",
-                            R"("bad")"}) {
+    for (const char* bad :
+         {R"("N/A")", R"("[Not Supported]")", "null", R"("0W")", "0", R"("-1W")", R"("NaNW")", R"("bad")"}) {
         const Device d = with_power(std::string(R"({"Power Draw ":"410W","Current Power Limit":)") + bad +
                                     R"(,"Power Limit":"950W","Default Power Limit":"950W","Max Power Limit":"1000W"})");
         EXPECT_FALSE(d.power_limit_w) << bad;
@@ -133,8 +133,9 @@ TEST(DeviceJson, CorruptShapesAreErrorsNeverEmpty) {
 // which escaped the parser (crash input 42e242423).
 TEST(DeviceJson, NumbersOutOfRangeAreInvalidJsonNotACrash) {
     EXPECT_EQ(parse_error("42e242423\n").rfind("invalid GMI JSON: ", 0), 0u);
-    EXPECT_EQ(parse_error(R"({"GPU":[{"Index":0,"Temperature":{"GPU Current Temp":1e400}}]})").rfind("invalid GMI JSON: ", 0),
-              0u);
+    EXPECT_EQ(
+        parse_error(R"({"GPU":[{"Index":0,"Temperature":{"GPU Current Temp":1e400}}]})").rfind("invalid GMI JSON: ", 0),
+        0u);
 }
 
 TEST(DeviceJson, IndexSpellings) {

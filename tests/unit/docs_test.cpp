@@ -50,8 +50,8 @@ std::set<std::string> program_flags() {
 TEST(Docs, ManPageNamesEveryFlagKeySettingVariableAndExitCode) {
     const std::string man = source_file("docs/man/musatop.1.scd");
     for (const auto& flag : program_flags()) EXPECT_NE(man.find("*" + flag + "*"), std::string::npos) << flag;
-    for (const auto& entry : tui::key_table()) EXPECT_NE(man.find("*" + std::string(entry.keys)), std::string::npos)
-        << entry.keys;
+    for (const auto& entry : tui::key_table())
+        EXPECT_NE(man.find("*" + std::string(entry.keys)), std::string::npos) << entry.keys;
     for (const auto& key : cli::setting_keys()) {
         const auto dot = key.key.find('.');
         const std::string name(dot == std::string_view::npos ? key.key : key.key.substr(dot + 1));

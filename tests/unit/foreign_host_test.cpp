@@ -46,15 +46,17 @@ TEST(GetentPasswd, LinesIntoNamesSanitised) {
 }
 
 TEST(UserNamesTest, FilesFirstThenOneGetentCallForTheRest) {
-    const auto dir = getent_folder("ldap", "echo \"$*\" >> \"$(dirname \"$0\")/calls\"\n"
-                                           "for uid in \"$@\"; do [ \"$uid\" = 3999871 ] && echo ldapuser:*:3999871:100:::; done\n"
-                                           "exit 2\n");
+    const auto dir =
+        getent_folder("ldap",
+                      "echo \"$*\" >> \"$(dirname \"$0\")/calls\"\n"
+                      "for uid in \"$@\"; do [ \"$uid\" = 3999871 ] && echo ldapuser:*:3999871:100:::; done\n"
+                      "exit 2\n");
     UserNames names(dir.string());
     names.resolve({0, kLdapUid, kLdapUid + 1});
     EXPECT_EQ(names.name(0), "root");  // /etc/passwd, no getent for it
     EXPECT_EQ(names.name(kLdapUid), "ldapuser");
     EXPECT_EQ(names.name(kLdapUid + 1), std::to_string(kLdapUid + 1));  // nobody knows it: a number
-    names.resolve({kLdapUid, kLdapUid + 1});  // cached: no second call
+    names.resolve({kLdapUid, kLdapUid + 1});                            // cached: no second call
     std::ifstream calls(dir / "calls");
     std::string line, all;
     int count = 0;
@@ -109,10 +111,9 @@ TEST(CaBundle, WhereEachDistributionKeepsIt) {
     EXPECT_FALSE(musatop::net::system_ca_bundle(root.string(), "/usr/lib/ssl/cert.pem", none));
     // SSL_CERT_FILE says where: OpenSSL reads it.
     fs::remove(root / "usr/lib/ssl/cert.pem");
-    EXPECT_FALSE(musatop::net::system_ca_bundle(root.string(), "/usr/lib/ssl/cert.pem",
-                                                [](const char* name) -> const char* {
-                                                    return std::string(name) == "SSL_CERT_FILE" ? "/x.pem" : nullptr;
-                                                }));
+    EXPECT_FALSE(musatop::net::system_ca_bundle(
+        root.string(), "/usr/lib/ssl/cert.pem",
+        [](const char* name) -> const char* { return std::string(name) == "SSL_CERT_FILE" ? "/x.pem" : nullptr; }));
     fs::remove_all(root / "etc");
     EXPECT_FALSE(musatop::net::system_ca_bundle(root.string(), "/usr/lib/ssl/cert.pem", none));
     fs::remove_all(root);

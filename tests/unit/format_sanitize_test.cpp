@@ -52,11 +52,13 @@ TEST(Format, UsedTotalDropsTheSharedUnit) {
 TEST(Sanitize, ControlsFormatCharactersAndEscapesBecomeSpaces) {
     EXPECT_EQ(sanitize("test\x1b[2J\nnext"), "test [2J next");
     // ESC, BEL, LF, CR, TAB, NUL, DEL, C1 CSI (U+009B), RLO (U+202E), then an invalid byte.
-    const std::string input = std::string("\x1b]52;c;secret\x07\n\r\t") + std::string(1, '\0') +
-                              "\x7f\xc2\x9b\xe2\x80\xae" + "safe";
+    const std::string input =
+        std::string("\x1b]52;c;secret\x07\n\r\t") + std::string(1, '\0') + "\x7f\xc2\x9b\xe2\x80\xae" + "safe";
     EXPECT_EQ(sanitize(input), " ]52;c;secret" + std::string(8, ' ') + "safe");
     EXPECT_EQ(sanitize("\xed\xa0\x80x"), "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbdx");  // encoded surrogate: invalid
-    EXPECT_EQ(sanitize("soft\xc2\xad" "hyphen"), "soft hyphen");
+    EXPECT_EQ(sanitize("soft\xc2\xad"
+                       "hyphen"),
+              "soft hyphen");
     EXPECT_EQ(sanitize("训练任务"), "训练任务");
     EXPECT_EQ(sanitize_or_na(std::nullopt), "N/A");
 }

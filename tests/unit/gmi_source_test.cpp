@@ -202,7 +202,8 @@ TEST(DescribeExitFailure, DetailPrefersStderrAndIsCut) {
     EXPECT_EQ(describe_exit_failure(9, "out", ""), "GMI exited with code 9: out");
     EXPECT_EQ(describe_exit_failure(9, "out", " err\nline2 \n"), "GMI exited with code 9: err line2");
     EXPECT_EQ(describe_exit_failure(1, "", ""), "GMI exited with code 1");
-    EXPECT_EQ(describe_exit_failure(1, std::string(1000, 'x'), "").size(), std::string("GMI exited with code 1: ").size() + 300);
+    EXPECT_EQ(describe_exit_failure(1, std::string(1000, 'x'), "").size(),
+              std::string("GMI exited with code 1: ").size() + 300);
 }
 
 TEST_F(GmiSourceTest, MoreGpusThanTheCapIsAClearFailure) {

@@ -14,15 +14,20 @@ TEST(GmiValues, NormalizeKeyIgnoresCaseSpacesAndPunctuation) {
     EXPECT_EQ(normalize_key(" current_power LIMIT "), "currentpowerlimit");
     EXPECT_EQ(normalize_key("Slot ID(Name)"), "slotidname");
     // keys_match agrees with comparing normalized keys, without building them.
-    for (const auto& [a, b] : std::vector<std::pair<std::string, std::string>>{
-             {"Power Draw ", "power_draw"}, {"PowerDraw", "Power Draw"}, {"Power", "Power Draw"}, {"", " _ "},
-             {"Slot ID(Name)", "slotidname"}, {"Fan0", "Fan 1"}, {"a", ""}, {"Link Width", "linkwidth"}})
+    for (const auto& [a, b] : std::vector<std::pair<std::string, std::string>>{{"Power Draw ", "power_draw"},
+                                                                               {"PowerDraw", "Power Draw"},
+                                                                               {"Power", "Power Draw"},
+                                                                               {"", " _ "},
+                                                                               {"Slot ID(Name)", "slotidname"},
+                                                                               {"Fan0", "Fan 1"},
+                                                                               {"a", ""},
+                                                                               {"Link Width", "linkwidth"}})
         EXPECT_EQ(keys_match(a, b), normalize_key(a) == normalize_key(b)) << a << " / " << b;
 }
 
 TEST(GmiValues, MissingTokens) {
-    for (const char* token : {"", "N/A", "[N/A]", "na", "None", "null", "unknown", "-", "--", "[Not Supported]",
-                              "  n/a  "})
+    for (const char* token :
+         {"", "N/A", "[N/A]", "na", "None", "null", "unknown", "-", "--", "[Not Supported]", "  n/a  "})
         EXPECT_TRUE(musatop::text::is_missing_token(token)) << token;
     for (const char* token : {"0", "0%", "N/A!", "abc"}) EXPECT_FALSE(musatop::text::is_missing_token(token)) << token;
 }

@@ -93,7 +93,8 @@ TEST(Health, LostCardIsAHostFinding) {
     Snapshot s;
     s.devices = {healthy()};
     s.attached_gpus = 8;
-    EXPECT_EQ(host_findings(s), std::vector<std::string>{"GMI counts 8 attached GPUs but lists 1: 7 missing (a lost card?)"});
+    EXPECT_EQ(host_findings(s),
+              std::vector<std::string>{"GMI counts 8 attached GPUs but lists 1: 7 missing (a lost card?)"});
     s.attached_gpus = 1;
     EXPECT_TRUE(host_findings(s).empty());
 }
@@ -121,7 +122,8 @@ TEST(Health, MemoryHeldWhileIdleNamesTheUsersAfterFiveMinutes) {
     EXPECT_TRUE(s.devices[0].health.empty());
     monitor.assess(s, t0 + 312s);
     EXPECT_EQ(s.devices[0].health,
-              std::vector<std::string>{"memory held while idle: 12.0 GiB in use at 0% utilisation for 5m 12s (PID 11, alice)"});
+              std::vector<std::string>{
+                  "memory held while idle: 12.0 GiB in use at 0% utilisation for 5m 12s (PID 11, alice)"});
 
     // One busy round resets the clock.
     s.devices[0].gpu_utilization_percent = 3;

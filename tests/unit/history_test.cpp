@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "musatop/model/history.hpp"
+#include "snapshot_builder.hpp"
 #include "test_support.hpp"
 
 using namespace musatop;
@@ -22,10 +23,7 @@ Device gpu(std::int64_t index, std::optional<std::string> uuid, std::optional<do
 }
 
 Snapshot snapshot_of(std::vector<Device> devices, bool stale = false) {
-    Snapshot s;
-    s.devices = std::move(devices);
-    s.devices_stale = stale;
-    return s;
+    return musatop::testing::SnapshotBuilder().devices(std::move(devices)).stale(stale, false).build();
 }
 
 std::vector<std::int64_t> seconds_of(const Series* series) {
@@ -129,7 +127,8 @@ TEST(History, DenseSamplingIsBoundedTo300Points) {
 
 TEST(History, SparseSamplesKeepTheirGaps) {
     History h;
-    for (double t : {50.1, 50.9, 51.0, 61.0, 80.0, 300.0}) h.record(snapshot_of({gpu(0, "a")}), musatop::testing::mono(t));
+    for (double t : {50.1, 50.9, 51.0, 61.0, 80.0, 300.0})
+        h.record(snapshot_of({gpu(0, "a")}), musatop::testing::mono(t));
     EXPECT_EQ(seconds_of(h.gpu("uuid:a")), (std::vector<std::int64_t>{50, 51, 61, 80, 300}));
     h.record(snapshot_of({gpu(0, "a")}), musatop::testing::mono(700));
     EXPECT_EQ(seconds_of(h.gpu("uuid:a")), (std::vector<std::int64_t>{700}));

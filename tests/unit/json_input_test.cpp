@@ -40,7 +40,7 @@ TEST(JsonInput, UnknownStaleHostileAndUnicodeRoundTrip) {
     d.index = 3;
     d.name = "MTT S5000 宽 \u00e9";
     d.memory_total_bytes = 4000LL << 40;  // 4000 TiB: large, still within what a device may have
-    d.retired_pages_pending = false;  // a known "no" stays false, not null
+    d.retired_pages_pending = false;      // a known "no" stays false, not null
     d.health = {"PCIe link x4, below its maximum x16", "\x1b[31m hostile"};
     s.devices = {d};
     s.health = {"GMI counts 8 attached GPUs but lists 1: 7 missing (a lost card?)"};
@@ -103,9 +103,9 @@ TEST(JsonInput, Iso8601AsRenderJsonWritesIt) {
               WallTime(std::chrono::seconds(1)) + std::chrono::microseconds(2));
     EXPECT_EQ(parse_iso8601("2026-12-02T10:00:00Z"), WallTime(std::chrono::seconds(1796205600)));
     EXPECT_TRUE(parse_iso8601("2262-04-11T00:00:00Z"));  // the last day a nanosecond clock reaches
-    for (const char* bad : {"", "2026-12-02", "2026-12-02T10:00:00", "2026-13-02T10:00:00Z",
-                            "2026-12-02T10:00:00+01:00", "2026-12-02T10:00:00.Z", "2026-12-02T25:00:00Z",
-                            "9362-12-02T10:00:00Z", "2262-04-12T00:00:00Z"})
+    for (const char* bad :
+         {"", "2026-12-02", "2026-12-02T10:00:00", "2026-13-02T10:00:00Z", "2026-12-02T10:00:00+01:00",
+          "2026-12-02T10:00:00.Z", "2026-12-02T25:00:00Z", "9362-12-02T10:00:00Z", "2262-04-12T00:00:00Z"})
         EXPECT_FALSE(parse_iso8601(bad)) << bad;
 }
 
@@ -171,8 +171,10 @@ TEST(JsonInput, HostileShapesAreRefusedOrIgnoredWithoutHarm) {
               "invalid snapshot: name is not a string");
     EXPECT_EQ(parse_json_snapshot(base + R"("devices": [{"index": 0, "health": "x"}]})").error(),
               "invalid snapshot: health is not a list");
-    EXPECT_EQ(parse_json_snapshot(R"({"schema_version": 1, "host": {}})").error(), "invalid snapshot: missing sampled_at");
-    EXPECT_EQ(parse_json_snapshot(R"({"schema_version": "1"})").error(), "invalid snapshot: schema_version is not an integer");
+    EXPECT_EQ(parse_json_snapshot(R"({"schema_version": 1, "host": {}})").error(),
+              "invalid snapshot: missing sampled_at");
+    EXPECT_EQ(parse_json_snapshot(R"({"schema_version": "1"})").error(),
+              "invalid snapshot: schema_version is not an integer");
     // Numbers come back exactly as they were written.
     Snapshot exact = make_demo_snapshot(1.5, WallTime(std::chrono::seconds(1796205600)));
     exact.devices.at(0).power_draw_w = 0.1 + 0.2;

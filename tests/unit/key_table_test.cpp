@@ -36,13 +36,12 @@ TEST(KeyTable, EveryBoundKeyHasOneActionAndEveryEntryIsDocumented) {
 
 TEST(KeyTable, FooterHintsNameKeysThatWork) {
     // Each footer hint starts with the key it names; that key must dispatch.
-    const std::map<std::string, Key> named = {{"q", Key::character('q')},    {"?", Key::character('?')},
-                                              {"g/G", Key::character('g')},  {"h", Key::character('h')},
-                                              {"s/S", Key::character('s')},  {"/", Key::character('/')},
-                                              {"r", Key::character('r')},    {"k", Key::character('k')},
-                                              {"Enter", Key{KeyKind::enter, 0}},
-                                              {"Space", Key::character(' ')},  {"</>", Key{KeyKind::left, 0}},
-                                              {"[/]", Key::character('[')},    {"t", Key::character('t')}};
+    const std::map<std::string, Key> named = {
+        {"q", Key::character('q')},     {"?", Key::character('?')},     {"g/G", Key::character('g')},
+        {"h", Key::character('h')},     {"s/S", Key::character('s')},   {"/", Key::character('/')},
+        {"r", Key::character('r')},     {"k", Key::character('k')},     {"Enter", Key{KeyKind::enter, 0}},
+        {"Space", Key::character(' ')}, {"</>", Key{KeyKind::left, 0}}, {"[/]", Key::character('[')},
+        {"t", Key::character('t')}};
     for (const auto& entry : key_table()) {
         if (entry.hint.empty()) continue;
         const std::string first(entry.hint.substr(0, entry.hint.find(' ')));
@@ -95,12 +94,11 @@ TEST(KeyTable, EveryActionChangesSomethingOrHasAnEffect) {
             const UiState before = state;
             const Effect effect = handle_key(state, binding.key, context);
             bool changed = state.selection != before.selection || state.device_offset != before.device_offset ||
-                                 state.modal != before.modal || state.search_editing != before.search_editing ||
-                                 state.filter.sort != before.filter.sort ||
-                                 state.filter.reverse != before.filter.reverse ||
-                                 state.current_user_only != before.current_user_only ||
-                                 state.compact != before.compact || state.trends_visible != before.trends_visible ||
-                                 state.trend_target != before.trend_target || !state.message.text.empty();
+                           state.modal != before.modal || state.search_editing != before.search_editing ||
+                           state.filter.sort != before.filter.sort || state.filter.reverse != before.filter.reverse ||
+                           state.current_user_only != before.current_user_only || state.compact != before.compact ||
+                           state.trends_visible != before.trends_visible || state.trend_target != before.trend_target ||
+                           !state.message.text.empty();
             changed = changed || state.time_editing || effect == Effect::replay;
             EXPECT_TRUE(changed || effect == Effect::quit || effect == Effect::refresh || effect == Effect::redraw)
                 << entry.keys;

@@ -34,8 +34,8 @@ TEST(Mouse, SgrReportsParse) {
     EXPECT_EQ(parse_sgr_mouse("65;1;1M")->mouse, MouseAction::wheel_down);
     EXPECT_EQ(parse_sgr_mouse("16;3;3M")->mouse, MouseAction::left_press);  // Ctrl held: still a click
     EXPECT_EQ(parse_sgr_mouse("2;3;3M")->mouse, MouseAction::right_press);
-    for (const char* bad : {"", "M", "0;1M", "0;0;1M", "0;1;0M", "0;a;1M", "32;1;1M", "0;1;1", "0;1;1X", "99999999;1;1M",
-                            "0;;1M", "7;1;1M"})
+    for (const char* bad : {"", "M", "0;1M", "0;0;1M", "0;1;0M", "0;a;1M", "32;1;1M", "0;1;1", "0;1;1X",
+                            "99999999;1;1M", "0;;1M", "7;1;1M"})
         EXPECT_FALSE(parse_sgr_mouse(bad)) << bad;
 }
 

@@ -53,7 +53,8 @@ TEST(HttpRequest, ProxyFormsAndFormBodies) {
     EXPECT_EQ(through_proxy.rfind("POST http://prom:9090/api/v1/query HTTP/1.1\r\nHost: prom:9090\r\n", 0), 0u)
         << through_proxy;
     EXPECT_NE(through_proxy.find("Content-Length: 31\r\n\r\nquery="), std::string::npos) << through_proxy;
-    EXPECT_EQ(write_connect(Endpoint{true, "fe80::1", 443}), "CONNECT [fe80::1]:443 HTTP/1.1\r\nHost: [fe80::1]:443\r\n\r\n");
+    EXPECT_EQ(write_connect(Endpoint{true, "fe80::1", 443}),
+              "CONNECT [fe80::1]:443 HTTP/1.1\r\nHost: [fe80::1]:443\r\n\r\n");
 }
 
 TEST(RequestHead, ParsedWithTheRulesTheAgentApplies) {
@@ -72,9 +73,9 @@ TEST(RequestHead, ParsedWithTheRulesTheAgentApplies) {
     EXPECT_FALSE(refused_gzip->accepts_gzip());
     EXPECT_FALSE(refused_gzip->keep_alive());  // HTTP/1.0 without keep-alive
     EXPECT_FALSE(parse_request_head("GET / HTTP/1.1\r\nConnection: close\r\n\r\n")->keep_alive());
-    for (const char* bad : {"GET /\r\n\r\n", "GET / HTTP/2\r\n\r\n", "G\x01T / HTTP/1.1\r\n\r\n",
-                            "GET / HTTP/1.1\r\nHost : x\r\n\r\n", "GET / HTTP/1.1\r\nno colon\r\n\r\n",
-                            "GET  HTTP/1.1\r\n\r\n"})
+    for (const char* bad :
+         {"GET /\r\n\r\n", "GET / HTTP/2\r\n\r\n", "G\x01T / HTTP/1.1\r\n\r\n", "GET / HTTP/1.1\r\nHost : x\r\n\r\n",
+          "GET / HTTP/1.1\r\nno colon\r\n\r\n", "GET  HTTP/1.1\r\n\r\n"})
         EXPECT_FALSE(parse_request_head(bad)) << bad;
 }
 
@@ -121,7 +122,8 @@ TEST(Gzip, RoundTripAndDamage) {
 }
 
 TEST(HttpResponse, ContentLengthBodyAtEverySplit) {
-    const std::string answer = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\ncontent-length: 11\r\n\r\n{\"a\": true}";
+    const std::string answer =
+        "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\ncontent-length: 11\r\n\r\n{\"a\": true}";
     for (std::size_t step = 1; step <= answer.size(); ++step) {
         HttpResponseReader reader(1 << 20, 16);
         ASSERT_EQ(read_in_steps(reader, answer, step), Progress::done) << step;
@@ -134,7 +136,8 @@ TEST(HttpResponse, ContentLengthBodyAtEverySplit) {
 
 TEST(HttpResponse, ChunkedBodyWithExtensionsAndTrailersAtEverySplit) {
     const std::string answer =
-        "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5;name=x\r\nhello\r\nA\r\n, chunked!\r\n0\r\nX-T: 1\r\n\r\n";
+        "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5;name=x\r\nhello\r\nA\r\n, chunked!\r\n0\r\nX-T: "
+        "1\r\n\r\n";
     for (std::size_t step = 1; step <= answer.size(); ++step) {
         HttpResponseReader reader(1 << 20);
         ASSERT_EQ(read_in_steps(reader, answer, step), Progress::done) << step;
@@ -172,11 +175,13 @@ TEST(HttpResponse, BadAnswersFailWithAReason) {
         {"SSH-2.0-OpenSSH_9.2\r\n", "not an HTTP answer: no status line (an HTTP/0.9 server, or not HTTP at all)"},
         {"HTTP/1.1 2x0 OK\r\n", "not an HTTP answer"},
         {"HTTP/1.1 200 OK\r\nContent-Length: 12abc\r\n\r\n", "the answer's Content-Length is not one number"},
-        {"HTTP/1.1 200 OK\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n", "the answer's Content-Length is not one number"},
+        {"HTTP/1.1 200 OK\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n",
+         "the answer's Content-Length is not one number"},
         {"HTTP/1.1 200 OK\r\nContent-Length: -1\r\n\r\n", "the answer's Content-Length is not one number"},
         {"HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip\r\n\r\n", "the answer's transfer encoding is not chunked"},
         {"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", "the answer's chunk size is not a number"},
-        {"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nabc\r\n", "a chunk of the answer does not end where it says"},
+        {"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nabc\r\n",
+         "a chunk of the answer does not end where it says"},
         {"HTTP/1.1 200 OK\r\nContent-Length: 2048\r\n\r\n", "the answer exceeded 0 MiB"},
         {"HTTP/1.1 200 OK\r\nContent-Length : 5\r\n\r\nhello", "the answer has a malformed header line"},
         {"HTTP/1.1 200 OK\r\n Folded: x\r\n\r\n", "the answer has a malformed header line"},

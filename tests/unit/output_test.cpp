@@ -4,21 +4,13 @@
 
 #include "musatop/output/json_output.hpp"
 #include "musatop/output/text_output.hpp"
+#include "snapshot_builder.hpp"
 
 using namespace musatop;
 
 namespace {
 
 Snapshot sample_snapshot() {
-    Snapshot s;
-    s.sampled_at = WallTime(std::chrono::seconds(1796220311));
-    s.devices_sampled_at = s.sampled_at;
-    s.driver_version = "3.3.8-server";
-    s.gmi_version = "2.3.3";
-    s.musa_version_reason = "No MUSA Toolkit installation found";
-    s.host.hostname = "vm";
-    s.host.memory_used_bytes = 100LL << 20;
-    s.host.memory_total_bytes = 24LL << 30;
     Device d;
     d.index = 0;
     d.uuid = "fixture-gpu-0";
@@ -29,13 +21,11 @@ Snapshot sample_snapshot() {
     d.temperature_c = 34.0;
     d.power_draw_w = 367.49;
     d.power_limit_w = 950.0;
-    s.devices.push_back(d);
     Device unknown;
     unknown.index = 3;
     unknown.name = "X10000";
     unknown.memory_total_bytes = 80LL << 30;
     unknown.power_limit_reason = "Current power limit is not reported by GMI";
-    s.devices.push_back(unknown);
     GpuProcess p;
     p.device_index = 0;
     p.pid = 1788;
@@ -47,10 +37,20 @@ Snapshot sample_snapshot() {
     p.create_time = 1796220311.89;
     p.running_seconds = 0.9399926662445068;
     p.status = ProcessStatus::ok;
-    s.processes.push_back(p);
-    s.processes_stale = true;
-    s.errors = {"processes: GMI command timed out: mthreads-gmi"};
-    return s;
+    return musatop::testing::SnapshotBuilder()
+        .at(WallTime(std::chrono::seconds(1796220311)))
+        .host("vm", std::nullopt, 100LL << 20, 24LL << 30)
+        .devices({d, unknown})
+        .rows({p})
+        .stale(false, true)
+        .with([](Snapshot& s) {
+            s.processes_sampled_at.reset();  // the process sample timed out
+            s.driver_version = "3.3.8-server";
+            s.gmi_version = "2.3.3";
+            s.musa_version_reason = "No MUSA Toolkit installation found";
+            s.errors = {"processes: GMI command timed out: mthreads-gmi"};
+        })
+        .build();
 }
 
 }  // namespace
@@ -61,12 +61,11 @@ TEST(JsonOutput, KeysOrderTypesAndNulls) {
     const auto doc = nlohmann::ordered_json::parse(text);
     std::vector<std::string> keys;
     for (const auto& item : doc.items()) keys.push_back(item.key());
-    EXPECT_EQ(keys, (std::vector<std::string>{"schema_version", "sampled_at", "devices_sampled_at",
-                                              "processes_sampled_at", "driver_version", "gmi_version", "musa_version",
-                                              "musa_version_source", "musa_version_reason", "host", "devices",
-                                              "processes", "devices_stale", "processes_stale", "errors",
-                                              "device_source", "device_source_reason", "processes_unverified_reason",
-                                              "health"}));
+    EXPECT_EQ(keys, (std::vector<std::string>{
+                        "schema_version", "sampled_at", "devices_sampled_at", "processes_sampled_at", "driver_version",
+                        "gmi_version", "musa_version", "musa_version_source", "musa_version_reason", "host", "devices",
+                        "processes", "devices_stale", "processes_stale", "errors", "device_source",
+                        "device_source_reason", "processes_unverified_reason", "health"}));
     EXPECT_EQ(doc["schema_version"], 1);
     EXPECT_EQ(doc["sampled_at"], "2026-12-02T14:05:11.000000+00:00");
     EXPECT_TRUE(doc["processes_sampled_at"].is_null());

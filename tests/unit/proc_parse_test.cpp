@@ -31,7 +31,10 @@ TEST(ProcParse, StatusUidAndStatm) {
 }
 
 TEST(ProcParse, CmdlineJoin) {
-    EXPECT_EQ(join_cmdline(std::string("sleep\0" "300\0", 10)), "sleep 300");
+    EXPECT_EQ(join_cmdline(std::string("sleep\0"
+                                       "300\0",
+                                       10)),
+              "sleep 300");
     EXPECT_EQ(join_cmdline(""), "");
     EXPECT_EQ(join_cmdline(std::string("a\0\0b\0", 5)), "a  b");
 }

@@ -9,6 +9,7 @@
 #include "musatop/actions/process_actions.hpp"
 #include "musatop/collection/procfs/live_process.hpp"
 #include "musatop/model/process_identity.hpp"
+#include "snapshot_builder.hpp"
 #include "test_support.hpp"
 
 using namespace musatop;
@@ -29,9 +30,7 @@ GpuProcess row(std::int64_t pid, std::optional<std::uint64_t> start_ticks, Proce
 }
 
 Snapshot with_rows(std::vector<GpuProcess> rows) {
-    Snapshot s;
-    s.processes = std::move(rows);
-    return s;
+    return musatop::testing::SnapshotBuilder().rows(std::move(rows)).build();
 }
 
 }  // namespace
@@ -43,12 +42,12 @@ TEST(TargetIsCurrent, NeedsFreshDataAndTheSameInstance) {
     EXPECT_FALSE(target_is_current(target, nullptr));
     s.processes_stale = true;
     EXPECT_FALSE(target_is_current(target, &s));
-    EXPECT_FALSE(target_is_current(target, &(s = with_rows({}))));                    // gone
-    EXPECT_FALSE(target_is_current(target, &(s = with_rows({row(42, 20050)}))));      // PID reused
+    EXPECT_FALSE(target_is_current(target, &(s = with_rows({}))));                // gone
+    EXPECT_FALSE(target_is_current(target, &(s = with_rows({row(42, 20050)}))));  // PID reused
     EXPECT_FALSE(target_is_current(target, &(s = with_rows({row(42, 10050, ProcessStatus::access_denied)}))));
     GpuProcess other_gpu = target;
     other_gpu.device_uuid = "u1";
-    EXPECT_FALSE(target_is_current(target, &(s = with_rows({other_gpu}))));          // GPU identity changed
+    EXPECT_FALSE(target_is_current(target, &(s = with_rows({other_gpu}))));  // GPU identity changed
     EXPECT_FALSE(target_is_current(row(42, std::nullopt), &(s = with_rows({row(42, std::nullopt)}))));
     s = with_rows({target});
     s.device_source = DeviceSource::demo;

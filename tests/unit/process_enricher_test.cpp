@@ -19,14 +19,13 @@ namespace {
 class FakeProc {
 public:
     FakeProc() { write_text(dir / "stat", "cpu  1 0 1 10 0 0 0 0 0 0\nbtime 1700000000\n"); }
-    void set(int pid, std::uint64_t start_ticks, std::uint64_t cpu_ticks, const std::string& cmdline = "worker\0--test\0"s,
-             char state = 'S', int tgid = 0) {
+    void set(int pid, std::uint64_t start_ticks, std::uint64_t cpu_ticks,
+             const std::string& cmdline = "worker\0--test\0"s, char state = 'S', int tgid = 0) {
         const auto p = dir / std::to_string(pid);
         write_text(p / "stat", std::to_string(pid) + " (worker) " + state + " 1 1 1 0 -1 0 0 0 0 0 " +
                                    std::to_string(cpu_ticks) + " 0 0 0 20 0 1 0 " + std::to_string(start_ticks) +
                                    " 1000 50\n");
-        write_text(p / "status", "Name:\tworker\nTgid:\t" + std::to_string(tgid ? tgid : pid) +
-                                     "\nUid:\t0\t0\t0\t0\n");
+        write_text(p / "status", "Name:\tworker\nTgid:\t" + std::to_string(tgid ? tgid : pid) + "\nUid:\t0\t0\t0\t0\n");
         write_text(p / "cmdline", cmdline);
         write_text(p / "statm", "1000 300 10 1 0 100 0\n");
     }

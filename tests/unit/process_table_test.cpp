@@ -84,7 +84,8 @@ TEST(ProcessTable, RowDetails) {
 }
 
 TEST(ProcessTable, AnsiColourCodesAreStripped) {
-    const auto rows = rows_of("\x1b[1mProcesses:\x1b[0m\nID PID Process name GPU Memory\n0 5 \x1b[32mapp\x1b[0m 1MiB\n");
+    const auto rows =
+        rows_of("\x1b[1mProcesses:\x1b[0m\nID PID Process name GPU Memory\n0 5 \x1b[32mapp\x1b[0m 1MiB\n");
     ASSERT_EQ(rows.size(), 1u);
     EXPECT_EQ(rows[0].name, "app");
 }
@@ -108,7 +109,8 @@ TEST(ProcessTable, Errors) {
 TEST(ProcessTable, TruncatedRealTableIsAnError) {
     // A capture cut inside the first row (gmi 1.8.2 paste) and one cut before the rule.
     std::string text = fixture("002-s80-table-procs-gmi2.0.0-drv3.0.0.txt");
-    EXPECT_EQ(error_of(text.substr(0, text.find("/usr/lib/xorg") + 6)), "GMI process table contains an unrecognized row");
+    EXPECT_EQ(error_of(text.substr(0, text.find("/usr/lib/xorg") + 6)),
+              "GMI process table contains an unrecognized row");
     EXPECT_EQ(error_of(text.substr(0, text.find("0    1361"))),
               "GMI process table is truncated: no closing rule after the last row");
 }

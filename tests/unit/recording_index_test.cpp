@@ -175,6 +175,6 @@ TEST(RecordingIndex, AClockStepBackKeepsEveryFrameInTheOrderWritten) {
     EXPECT_EQ(index->recording().clock_steps[0].frame, 5u);
     EXPECT_EQ(index->first_time(), at(90));
     EXPECT_EQ(index->last_time(), at(104));
-    EXPECT_EQ(index->in_force_at(at(95)), 10u);   // only the frames after the step reach 95
+    EXPECT_EQ(index->in_force_at(at(95)), 10u);  // only the frames after the step reach 95
     EXPECT_EQ(index->in_force_at(at(103)), 3u);
 }

@@ -133,8 +133,8 @@ TEST(Recording, ATornLastRecordIsSkippedAndCounted) {
 
 TEST(Recording, GarbageIsSkippedAndAClockStepBackKeepsTheOrderWritten) {
     const std::string text = header_line(header_at(100)) + "\n" + render_json_compact(sample(100)) +
-                             "\nthis is not json\n{\"schema_version\": 7}\n" + render_json_compact(sample(102)) +
-                             "\n" + render_json_compact(sample(101)) + "\n" + render_json_compact(sample(103)) + "\n";
+                             "\nthis is not json\n{\"schema_version\": 7}\n" + render_json_compact(sample(102)) + "\n" +
+                             render_json_compact(sample(101)) + "\n" + render_json_compact(sample(103)) + "\n";
     const auto r = parse_recording(text, "r.rec");
     ASSERT_TRUE(r.ok());
     ASSERT_EQ(r->frames.size(), 4u);  // kept in the order written: the clock stepped back between 102 and 101
@@ -143,8 +143,9 @@ TEST(Recording, GarbageIsSkippedAndAClockStepBackKeepsTheOrderWritten) {
     ASSERT_EQ(r->clock_steps.size(), 1u);
     EXPECT_EQ(r->clock_steps[0].frame, 2u);
     ASSERT_EQ(r->notes().size(), 2u);
-    EXPECT_EQ(r->notes()[1], "the clock stepped back 1.0 s before frame 3 (1970-01-01T00:01:42.000000+00:00 then "
-                             "1970-01-01T00:01:41.000000+00:00); frames are replayed in the order written");
+    EXPECT_EQ(r->notes()[1],
+              "the clock stepped back 1.0 s before frame 3 (1970-01-01T00:01:42.000000+00:00 then "
+              "1970-01-01T00:01:41.000000+00:00); frames are replayed in the order written");
 }
 
 TEST(Recording, BadFilesGetAClearMessage) {
@@ -246,7 +247,8 @@ TEST(Recording, ASecondRecorderOnTheSameFileIsRefused) {
     for (const auto mode : {OpenMode::append, OpenMode::overwrite}) {
         const auto second = Recorder::open({path, mode, std::nullopt, 5}, header_at(200));
         ASSERT_FALSE(second.ok());
-        EXPECT_EQ(second.error(), "another musatop is recording to " + path + "; stop it first, or record to another file");
+        EXPECT_EQ(second.error(),
+                  "another musatop is recording to " + path + "; stop it first, or record to another file");
     }
     ASSERT_TRUE(first.value()->append(sample(101)).ok());
     first.value().reset();  // stopped: the file is free again, and whole
@@ -288,11 +290,13 @@ TEST(Recording, FailedRotationKeepsTheDataAndGapsAreReported) {
     std::filesystem::create_directories(path + ".2/blocker");  // FILE.1 cannot become FILE.2
     auto recorder = Recorder::open({path, OpenMode::create, 1, 2}, header_at(100));
     ASSERT_TRUE(recorder.ok()) << recorder.error();
-    ASSERT_TRUE(recorder.value()->append(sample(100)).ok());  // fills r.rec: rotated to r.rec.1
+    ASSERT_TRUE(recorder.value()->append(sample(100)).ok());     // fills r.rec: rotated to r.rec.1
     const auto stopped = recorder.value()->append(sample(101));  // fills the new r.rec: r.rec.1 cannot move
     ASSERT_FALSE(stopped.ok());
-    EXPECT_EQ(stopped.error().rfind("recording to " + path + " stopped: cannot rotate " + path + ".1 to " + path + ".2: ", 0),
-              0u) << stopped.error();
+    EXPECT_EQ(
+        stopped.error().rfind("recording to " + path + " stopped: cannot rotate " + path + ".1 to " + path + ".2: ", 0),
+        0u)
+        << stopped.error();
     recorder.value().reset();
     auto r = read_recordings({path});
     ASSERT_TRUE(r.ok()) << r.error();
@@ -319,7 +323,8 @@ TEST(Recording, AppendAfterACrashKeepsEveryCompleteFrame) {
     auto recorder = Recorder::open({live, OpenMode::create, std::nullopt, 5}, header_at(100));
     ASSERT_TRUE(recorder.ok());
     for (long long t : {100, 101, 102}) ASSERT_TRUE(recorder.value()->append(sample(t)).ok());
-    const std::string crashed_bytes = musatop::testing::read_text(live);  // as kill -9 leaves it: flushed, never finished
+    const std::string crashed_bytes =
+        musatop::testing::read_text(live);  // as kill -9 leaves it: flushed, never finished
     // The live file is locked: an --append now is refused, nothing rewritten.
     EXPECT_FALSE(Recorder::open({live, OpenMode::append, std::nullopt, 5}, header_at(200)).ok());
     for (const std::size_t cut : {std::size_t{0}, std::size_t{7}}) {  // at a frame's end, and in the middle of one

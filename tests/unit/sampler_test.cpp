@@ -33,8 +33,7 @@ public:
         const int n = ++calls;
         const int now = ++in_flight;
         int seen = max_in_flight.load();
-        while (now > seen && !max_in_flight.compare_exchange_weak(seen, now)) {
-        }
+        while (now > seen && !max_in_flight.compare_exchange_weak(seen, now)) {}
         struct Leave {
             std::atomic<int>& counter;
             ~Leave() { --counter; }
@@ -63,7 +62,8 @@ public:
 struct Harness {
     FakeSource* fake = nullptr;
     std::unique_ptr<Sampler> sampler;
-    Harness(double interval_seconds, std::function<MonoTime()> clock = {}, std::function<void(FakeSource&)> setup = {}) {
+    Harness(double interval_seconds, std::function<MonoTime()> clock = {},
+            std::function<void(FakeSource&)> setup = {}) {
         auto collector = std::make_unique<FakeSource>();
         fake = collector.get();
         if (setup) setup(*fake);
@@ -160,8 +160,11 @@ TEST(Sampler, FirstRoundFailureGivesAnEmptyStaleSnapshot) {
 TEST(Sampler, HistoryUsesCompletionTime) {
     std::vector<double> completions = {11.5, 20.1, 33.8};
     std::atomic<std::size_t> next{0};
-    Harness h(60, [&] { return musatop::testing::mono(completions[std::min(next++, completions.size() - 1)]); },
-              [](FakeSource& f) { f.utils = {10.0, std::nullopt, 80.0}; });
+    Harness h(
+        60, [&] { return musatop::testing::mono(completions[std::min(next++, completions.size() - 1)]); },
+        [](FakeSource& f) {
+            f.utils = {10.0, std::nullopt, 80.0};
+        });
     h.sampler->start();
     for (std::uint64_t r = 1; r <= 3; ++r) {
         ASSERT_TRUE(wait_for([&] { return h.sampler->revision() == r; }));

@@ -35,7 +35,8 @@ inline Snapshot reference_snapshot(int gpus = 8, int processes = 12) {
                    [](GpuProcess& p, int i) {
                        p.gpu_memory_bytes = static_cast<std::int64_t>(12 - i) << 20;
                        p.username = "test-user";
-                       p.command = "python workload_" + std::to_string(i) + ".py --long-argument=" + std::string(160, 'x');
+                       p.command =
+                           "python workload_" + std::to_string(i) + ".py --long-argument=" + std::string(160, 'x');
                        p.cpu_percent = i;
                        p.rss_bytes = 1 << 20;
                        p.running_seconds = 120;

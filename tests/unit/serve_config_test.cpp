@@ -47,7 +47,8 @@ TEST(WebConfig, TlsAndUsers) {
 }
 
 TEST(WebConfig, ErrorsNameFileLineAndProblem) {
-    const auto unknown = parse_web_config("tls_server_config:\n  cert_file: a\n  key_file: b\nhttp2: true\n", "w.yml", "");
+    const auto unknown =
+        parse_web_config("tls_server_config:\n  cert_file: a\n  key_file: b\nhttp2: true\n", "w.yml", "");
     ASSERT_FALSE(unknown.ok());
     EXPECT_EQ(unknown.error(), "w.yml:4:1: unknown key http2 (known: tls_server_config, basic_auth_users)");
     const auto half = parse_web_config("tls_server_config:\n  cert_file: a\n", "w.yml", "");
@@ -128,7 +129,7 @@ TEST(BasicAuth, FailedAttemptsAreRememberedAndCheckedOneAtATime) {
     EXPECT_EQ(calls, 42);
     EXPECT_TRUE(auth.allows(header("prom:s3cret")));
     EXPECT_TRUE(auth.allows(header("prom:s3cret")));
-    EXPECT_EQ(calls, 43);  // the right password is remembered too
+    EXPECT_EQ(calls, 43);                             // the right password is remembered too
     EXPECT_FALSE(auth.allows(header("prom:guess")));  // forgotten: only the last 4 failures are kept
     EXPECT_EQ(calls, 44);
 }

@@ -61,8 +61,9 @@ TEST(ServeMetrics, ValuesInBaseUnitsWithGpuAndUuidLabels) {
     EXPECT_TRUE(has_line(m, "musatop_gpu_processes{gpu=\"0\",uuid=\"uuid-0\"} 0"));  // idle: an explicit 0
     EXPECT_TRUE(has_line(m, "musatop_gpu_processes{gpu=\"1\",uuid=\"uuid-1\"} 1"));
     EXPECT_TRUE(has_line(m, "musatop_gpu_info{gpu=\"0\",uuid=\"uuid-0\",name=\"MTT S5000\",bus_id=\"\"} 1"));
-    EXPECT_TRUE(has_line(m, "musatop_host_info{hostname=\"node-1\",driver_version=\"3.3.8\",gmi_version=\"\","
-                            "musa_version=\"\"} 1"));
+    EXPECT_TRUE(has_line(m,
+                         "musatop_host_info{hostname=\"node-1\",driver_version=\"3.3.8\",gmi_version=\"\","
+                         "musa_version=\"\"} 1"));
     EXPECT_TRUE(has_line(m, "musatop_collect_errors_total{source=\"devices\"} 2"));
     EXPECT_TRUE(has_line(m, "musatop_collect_timestamp_seconds{source=\"devices\"} 1800000000"));
     EXPECT_TRUE(has_line(m, "# TYPE musatop_collect_errors_total counter"));
@@ -73,7 +74,7 @@ TEST(ServeMetrics, UnknownValuesAreOmittedNeverZero) {
     const std::string m = render(two_gpus());
     EXPECT_TRUE(has_line(m, "musatop_gpu_temperature_celsius{gpu=\"0\",uuid=\"uuid-0\"} 41"));
     EXPECT_EQ(m.find("musatop_gpu_temperature_celsius{gpu=\"1\""), std::string::npos);
-    EXPECT_EQ(m.find("musatop_gpu_power_watts"), std::string::npos);  // no GPU reports power: no family at all
+    EXPECT_EQ(m.find("musatop_gpu_power_watts"), std::string::npos);    // no GPU reports power: no family at all
     EXPECT_EQ(m.find("collect_duration_seconds{"), std::string::npos);  // not measured in this frame
 }
 
@@ -112,8 +113,9 @@ TEST(ServeMetrics, ProcessSeriesOnlyWhenAskedAndEscaped) {
     const Snapshot s = two_gpus();
     EXPECT_EQ(render(s).find("musatop_process_"), std::string::npos);
     const std::string memory = render(s, ProcessMetrics::memory);
-    EXPECT_TRUE(has_line(memory, "musatop_process_gpu_memory_bytes{gpu=\"1\",uuid=\"uuid-1\",pid=\"4242\","
-                                 "user=\"al\\\"ice\"} 1073741824"))
+    EXPECT_TRUE(has_line(memory,
+                         "musatop_process_gpu_memory_bytes{gpu=\"1\",uuid=\"uuid-1\",pid=\"4242\","
+                         "user=\"al\\\"ice\"} 1073741824"))
         << memory;
     EXPECT_EQ(memory.find("musatop_process_info"), std::string::npos);
     const std::string command = render(s, ProcessMetrics::with_command);

@@ -78,8 +78,7 @@ TEST(CommandRunner, KilledBySignal) {
 
 TEST(CommandRunner, StrayThatKeepsThePipeOpenDoesNotHangTheRound) {
     musatop::testing::TempDir dir;
-    const auto outcome =
-        run_one(shell("sleep 100 & echo $! > " + (dir / "stray").string() + "; echo done", 20000ms));
+    const auto outcome = run_one(shell("sleep 100 & echo $! > " + (dir / "stray").string() + "; echo done", 20000ms));
     EXPECT_EQ(outcome.kind, Kind::exited);  // not timed_out: the stray was killed, EOF came
     EXPECT_EQ(outcome.stdout_text, "done\n");
     EXPECT_TRUE(musatop::testing::wait_until_dead(std::stoi(musatop::testing::read_text(dir / "stray"))));

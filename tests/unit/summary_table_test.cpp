@@ -94,7 +94,7 @@ TEST(SummaryTable, LanesPerfAndEccFromTheRealTables) {
     EXPECT_EQ(narrow->front().pcie_link_width_current, 16);
     EXPECT_EQ(narrow->front().pcie_link_width_max, 16);
     EXPECT_FALSE(narrow->front().performance_state);  // the narrow layout has no Perf column
-    EXPECT_FALSE(narrow->front().ecc_mode);            // "N/A"
+    EXPECT_FALSE(narrow->front().ecc_mode);           // "N/A"
     const auto wide = parse_summary_devices(fixture("003-s5000x8-table-noprocs-gmi2.4.1-drv5.1.0.txt"));
     ASSERT_TRUE(wide.ok()) << wide.error();
     EXPECT_EQ((*wide)[3].performance_state, "P0");

@@ -39,7 +39,7 @@ TEST(Clock, UnixTimesTheWallClockCannotHoldAreNoTime) {
     for (const std::int64_t bad : {std::int64_t{-1}, std::int64_t{9'223'372'037}, std::int64_t{233'298'099'379},
                                    std::numeric_limits<std::int64_t>::max()})
         EXPECT_FALSE(wall_time_from_unix(bad)) << bad;
-    for (const double bad : {-0.5, 1e30, std::numeric_limits<double>::quiet_NaN(),
-                             std::numeric_limits<double>::infinity()})
+    for (const double bad :
+         {-0.5, 1e30, std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity()})
         EXPECT_FALSE(wall_time_from_unix(bad)) << bad;
 }

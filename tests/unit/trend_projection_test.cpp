@@ -42,8 +42,10 @@ TEST(TrendProjection, WorkedExample) {
 
 TEST(TrendProjection, ColumnsAtHighResolution) {
     const Series s = series_of({{800, 1}, {810, 1}, {815, 1}, {880, 1}, {990, 1}});
-    EXPECT_EQ(known_columns(project_trend(&s, TrendMetric::util, 301, 1000)), (std::vector<int>{100, 110, 115, 180, 290}));
-    EXPECT_EQ(known_columns(project_trend(&s, TrendMetric::util, 601, 1000)), (std::vector<int>{200, 220, 230, 360, 580}));
+    EXPECT_EQ(known_columns(project_trend(&s, TrendMetric::util, 301, 1000)),
+              (std::vector<int>{100, 110, 115, 180, 290}));
+    EXPECT_EQ(known_columns(project_trend(&s, TrendMetric::util, 601, 1000)),
+              (std::vector<int>{200, 220, 230, 360, 580}));
 }
 
 TEST(TrendProjection, NearbyPointsMergeOrSplitByWidth) {

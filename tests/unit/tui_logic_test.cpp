@@ -13,7 +13,6 @@ using namespace musatop;
 using namespace musatop::tui;
 using namespace musatop::tui::testing;
 
-
 TEST(Layout, SizeRules) {
     const auto l = [](int w, int h, bool trends = true) { return compute_layout({w, h, trends, false, 11}); };
     EXPECT_EQ(l(80, 24).bar_width, 10);
@@ -54,8 +53,8 @@ TEST(Screen, Reference80x24) {
     EXPECT_EQ(c.row_text(4), "  0 MTT-S5000-0  ██▌         25% ▎            2%     2.0/80.0GiB  40C   120/300");
     EXPECT_EQ(c.row_text(8), "┌ Trend CPU Now 30% 100% ──────────────┬ ALL 8 VRAM Now 2% 100% ──────────────┐");
     EXPECT_EQ(c.row_text(9), "│                                      │                                      │");
-    EXPECT_EQ(c.row_text(10), "│                                      │" + std::string() +
-                                  "⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿│");
+    EXPECT_EQ(c.row_text(10),
+              "│                                      │" + std::string() + "⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿│");
     EXPECT_EQ(c.row_text(11), "│⣶⣶⣶⣶⣶⣶⣶⣶⣶⣶⣶⣶⣶⣶⣶⣶⣶⣶⣶⣶⣶⣶⣶⣶⣶⣶⣶⣶⣶⣶⣶⣶⣶⣶⣶⣶⣶⣶│⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿│");
     EXPECT_EQ(c.row_text(12), "├5m─────────────3m────0%───────1m───now┼5m─────────────3m────0%───────1m───now┤");
     EXPECT_EQ(c.row_text(13), "│⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉│⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿│");
@@ -65,7 +64,8 @@ TEST(Screen, Reference80x24) {
     // Rows hidden below the page are counted at the header's right (issue 25 #8).
     EXPECT_EQ(c.row_text(18), " GPU     PID USER        GPU MEM   CPU%      RSS     TIME COMMAND       ▼9 more");
     EXPECT_EQ(c.row_text(19).substr(0, 79).size(), c.row_text(19).size());
-    EXPECT_EQ(c.row_text(19).rfind("   0    1000 test-user      12MiB      0     1MiB 00:02:00 python workload_0.py", 0), 0u);
+    EXPECT_EQ(
+        c.row_text(19).rfind("   0    1000 test-user      12MiB      0     1MiB 00:02:00 python workload_0.py", 0), 0u);
     EXPECT_EQ(c.row_text(21).rfind("   2    1002", 0), 0u);
     EXPECT_EQ(c.row_text(22), "");
     EXPECT_EQ(c.row_text(23), "q quit ? help g/G GPU h trend s/S sort / find r refresh k term Enter info");
@@ -106,7 +106,7 @@ TEST(Screen, StaleAndUnknownValues) {
     EXPECT_EQ(c.row_text(16), "└ RAM Now 12% 100% | 5 min peaks ──────┴ UTIL Now N/A 100% STALE ─────────────┘");
     EXPECT_EQ(c.row_text(22), "devices: GMI command timed out: mthreads-gmi -q --json");
     EXPECT_TRUE(c.at(4, 0).style.dim);
-    EXPECT_TRUE(c.at(10, 40).style.dim);   // GPU panel
+    EXPECT_TRUE(c.at(10, 40).style.dim);  // GPU panel
     EXPECT_FALSE(c.at(11, 1).style.dim);  // host panel
 }
 
@@ -320,7 +320,7 @@ TEST(Controller, SearchFiltersAsItIsTypedAndEscPutsTheOldOneBack) {
     f.state.filter.search = "workload_1";
     handle_key(f.state, Key::character('/'), context);
     handle_key(f.state, Key::character('1'), context);  // "workload_11"
-    EXPECT_EQ(f.state.filter.search, "workload_11");  // at once, before Enter
+    EXPECT_EQ(f.state.filter.search, "workload_11");    // at once, before Enter
     draw(f, 80, 24);
     EXPECT_EQ(f.view.processes.size(), 1u);
     handle_key(f.state, Key{KeyKind::escape}, context);

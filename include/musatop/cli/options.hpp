@@ -46,8 +46,8 @@ struct ReplayOptions {
 
 // The cluster view (docs/cluster.md): nodes directly, or a Prometheus.
 struct ClusterOptions {
-    std::optional<std::string> nodes;       // --nodes LIST (or MUSATOP_NODES)
-    std::optional<std::string> nodes_file;  // --nodes-file FILE
+    std::optional<std::string> nodes;        // --nodes LIST (or MUSATOP_NODES)
+    std::optional<std::string> nodes_file;   // --nodes-file FILE
     std::optional<std::string> node_filter;  // -n, --node
     bool show_pid = false;
     bool show_cmd = false;
@@ -75,9 +75,9 @@ struct Options {
     std::string gmi = "mthreads-gmi";
     ViewFilter filter;
     std::optional<std::string> record_file;  // `--record FILE`: the screen records while it shows
-    std::optional<ServeOptions> serve;    // set for `musatop serve`
-    std::optional<RecordOptions> record;  // set for `musatop record`
-    std::optional<ReplayOptions> replay;  // set for `musatop replay`
+    std::optional<ServeOptions> serve;       // set for `musatop serve`
+    std::optional<RecordOptions> record;     // set for `musatop record`
+    std::optional<ReplayOptions> replay;     // set for `musatop replay`
     ClusterOptions cluster;
     // Defaults the config file may change (docs/config.md); the screen's c and h.
     bool compact = false;

@@ -22,12 +22,12 @@ enum class NodeState { ok, stale, unreachable, error };
 const char* to_string(NodeState state);
 
 struct NodeView {
-    std::string address;                 // NodeAddress::display(), or a Prometheus instance
+    std::string address;                  // NodeAddress::display(), or a Prometheus instance
     std::optional<std::string> hostname;  // host.hostname of its snapshot
     NodeState state = NodeState::unreachable;
-    std::optional<double> latency_ms;  // of the last answer
-    std::optional<std::string> error;  // one line whenever state is not ok
-    std::optional<WallTime> fetched_at;  // when `snapshot` was fetched
+    std::optional<double> latency_ms;          // of the last answer
+    std::optional<std::string> error;          // one line whenever state is not ok
+    std::optional<WallTime> fetched_at;        // when `snapshot` was fetched
     std::shared_ptr<const Snapshot> snapshot;  // last good; null until one arrived
 };
 

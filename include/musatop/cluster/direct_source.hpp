@@ -19,7 +19,7 @@
 namespace musatop::cluster {
 
 struct FetchSettings {
-    Seconds timeout{3};  // per request, connection included
+    Seconds timeout{3};                   // per request, connection included
     std::optional<std::string> user;      // basic auth (--node-user)
     std::optional<std::string> password;  // from --node-password-file, never the command line
     std::optional<std::string> ca_file;   // --node-ca, for https:// nodes

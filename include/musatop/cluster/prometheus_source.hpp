@@ -62,7 +62,7 @@ private:
     Answer request(const std::string& path, const std::string& form, MonoTime until, CancelToken cancel);
 
     PrometheusSettings settings_;
-    std::string shown_;  // the URL in messages
+    std::string shown_;       // the URL in messages
     net::HttpClient client_;  // one channel, its connection kept
     Seconds scrape_interval_{15};
     RoundScope scope_;  // everything, unless the screen's sampler says otherwise

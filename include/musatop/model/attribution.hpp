@@ -17,7 +17,7 @@ struct Attribution {
     std::optional<std::string> pod_uid;
     std::optional<std::string> pod_qos_class;  // "guaranteed", "burstable", "besteffort"
     std::optional<std::int64_t> slurm_job_id;
-    std::optional<std::string> slurm_step;  // "0", "batch", "extern", "interactive", ...
+    std::optional<std::string> slurm_step;    // "0", "batch", "extern", "interactive", ...
     std::optional<std::string> systemd_unit;  // innermost .service or .scope
 
     bool operator==(const Attribution&) const = default;

@@ -25,7 +25,6 @@ ProcessIdentity identity_of(const GpuProcess& process);
 
 // True only when the newest unfiltered data is fresh, live (not demo or replayed)
 // and still shows this exact instance with status ok.
-bool target_is_current(const GpuProcess& target, const Snapshot* unfiltered,
-                       Provenance provenance = Provenance::live);
+bool target_is_current(const GpuProcess& target, const Snapshot* unfiltered, Provenance provenance = Provenance::live);
 
 }  // namespace musatop

@@ -42,7 +42,7 @@ struct Device {
     std::optional<double> graphics_clock_max_mhz;
     std::optional<double> memory_clock_max_mhz;
     std::optional<std::string> performance_state;  // "P0"
-    std::optional<std::string> ecc_mode;            // GMI's text: "On-die, EDC"
+    std::optional<std::string> ecc_mode;           // GMI's text: "On-die, EDC"
     std::optional<std::int64_t> retired_pages_single_bit;
     std::optional<std::int64_t> retired_pages_double_bit;
     std::optional<bool> retired_pages_pending;  // pages waiting for a reset to be retired

@@ -37,9 +37,9 @@ struct ClientOutcome {
 struct ClientSettings {
     Seconds timeout{3};  // per request, connection and TLS handshake included
     std::size_t max_body_bytes = 16 << 20;
-    std::size_t spare_bytes = 0;           // capacity kept after a body (a reader's padding)
-    std::optional<std::string> ca_file;    // else the system's CA store (SSL_CERT_FILE, SSL_CERT_DIR)
-    bool conditional = false;              // If-None-Match with the last ETag
+    std::size_t spare_bytes = 0;         // capacity kept after a body (a reader's padding)
+    std::optional<std::string> ca_file;  // else the system's CA store (SSL_CERT_FILE, SSL_CERT_DIR)
+    bool conditional = false;            // If-None-Match with the last ETag
 };
 
 // Where a channel's requests go, and through which proxy.

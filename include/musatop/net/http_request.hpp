@@ -15,7 +15,7 @@ namespace musatop::net {
 
 struct Request {
     std::string method = "GET";
-    std::string target = "/";  // path and query
+    std::string target = "/";                                  // path and query
     std::vector<std::pair<std::string, std::string>> headers;  // besides Host and Content-Length
     std::string body;
 };
@@ -39,8 +39,8 @@ bool head_has_body(std::string_view head);
 struct RequestHead {
     std::string_view method;
     std::string_view target;
-    std::string_view path;   // the target up to '?'
-    int minor_version = 1;   // HTTP/1.x
+    std::string_view path;  // the target up to '?'
+    int minor_version = 1;  // HTTP/1.x
     std::vector<std::pair<std::string_view, std::string_view>> headers;
     // The value of the first header named `name` (any case), trimmed.
     std::optional<std::string_view> header(std::string_view name) const;

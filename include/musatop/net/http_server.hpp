@@ -31,9 +31,9 @@ struct ServerLimits {
 
 struct Response {
     int status = 200;
-    std::string_view content_type;             // a constant (api.hpp)
-    std::shared_ptr<const std::string> body;   // shared with a cache: no copy per client
-    std::string etag;                          // "\"...\"": a matching If-None-Match gets 304
+    std::string_view content_type;            // a constant (api.hpp)
+    std::shared_ptr<const std::string> body;  // shared with a cache: no copy per client
+    std::string etag;                         // "\"...\"": a matching If-None-Match gets 304
     std::vector<std::pair<std::string, std::string>> headers;
 };
 

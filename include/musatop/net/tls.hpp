@@ -36,9 +36,12 @@ private:
 // Where distributions keep their CA bundle: Debian, Ubuntu, Alpine; RHEL, Rocky,
 // Kylin, openEuler (two places); SUSE; the BSD-style one some images carry.
 inline constexpr const char* kCaBundles[] = {
-    "/etc/ssl/certs/ca-certificates.crt",         "/etc/pki/tls/certs/ca-bundle.crt",
-    "/etc/pki/ca-trust/extracted/pem/tls-ca-bundle.pem", "/etc/ssl/ca-bundle.pem",
-    "/var/lib/ca-certificates/ca-bundle.pem",     "/etc/ssl/cert.pem",
+    "/etc/ssl/certs/ca-certificates.crt",
+    "/etc/pki/tls/certs/ca-bundle.crt",
+    "/etc/pki/ca-trust/extracted/pem/tls-ca-bundle.pem",
+    "/etc/ssl/ca-bundle.pem",
+    "/var/lib/ca-certificates/ca-bundle.pem",
+    "/etc/ssl/cert.pem",
 };
 
 // The CA bundle to load when neither --node-ca/--prometheus-ca nor SSL_CERT_FILE /

@@ -18,7 +18,7 @@ public:
     std::vector<std::string> changes(const Snapshot& snapshot);
 
 private:
-    std::optional<bool> devices_failing_;    // unknown before the first round
+    std::optional<bool> devices_failing_;  // unknown before the first round
     std::optional<bool> processes_failing_;
 };
 

@@ -49,10 +49,10 @@ struct ClockStep {
 // What was read, and what was skipped on the way (never an error for the rest).
 struct Recording {
     Header header;
-    std::vector<FrameRef> frames;  // in the order they were written
-    std::size_t torn_tail = 0;        // an incomplete last record (the recorder was killed mid-write)
-    std::size_t bad_lines = 0;        // lines that are not a snapshot
-    std::size_t damaged_members = 0;  // gzip members cut short with another behind them
+    std::vector<FrameRef> frames;            // in the order they were written
+    std::size_t torn_tail = 0;               // an incomplete last record (the recorder was killed mid-write)
+    std::size_t bad_lines = 0;               // lines that are not a snapshot
+    std::size_t damaged_members = 0;         // gzip members cut short with another behind them
     std::vector<std::string> oversized;      // "FILE at byte N": a line over kMaxLineBytes, the rest of FILE skipped
     std::vector<std::string> missing_parts;  // gaps in a rotated set: "FILE.2", "FILE.4 to FILE.6"
     std::vector<ClockStep> clock_steps;

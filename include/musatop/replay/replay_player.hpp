@@ -59,10 +59,10 @@ private:
 
     mutable std::mutex mutex_;
     std::condition_variable changed_;
-    std::size_t target_ = 0;                   // the frame asked for
-    std::atomic<std::uint64_t> request_ = 0;   // one more at every jump: a rebuild under way is dropped
-    std::optional<std::size_t> shown_;         // the frame published
-    std::string unreadable_;                   // why the last frame asked for could not be shown
+    std::size_t target_ = 0;                  // the frame asked for
+    std::atomic<std::uint64_t> request_ = 0;  // one more at every jump: a rebuild under way is dropped
+    std::optional<std::size_t> shown_;        // the frame published
+    std::string unreadable_;                  // why the last frame asked for could not be shown
     bool paused_ = false;
     double speed_ = 1.0;
     std::chrono::steady_clock::time_point shown_since_;  // when the current frame became due

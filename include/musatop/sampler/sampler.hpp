@@ -68,7 +68,7 @@ private:
     Frame latest_;  // every reader wants the newest; one who holds an older one keeps it alive
     std::atomic<std::uint64_t> revision_{0};
 
-    History history_;  // sampler thread only
+    History history_;     // sampler thread only
     RoundCounts counts_;  // sampler thread only
     std::shared_ptr<const Snapshot> previous_;
     RoundLoop loop_;  // last: stopped and joined before the members its rounds use go

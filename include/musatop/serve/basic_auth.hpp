@@ -39,7 +39,8 @@ public:
         std::size_t remembered_failures = 256;
     };
 
-    explicit BasicAuth(std::map<std::string, std::string> users) : BasicAuth(std::move(users), bcrypt_matches, Costs{}) {}
+    explicit BasicAuth(std::map<std::string, std::string> users)
+        : BasicAuth(std::move(users), bcrypt_matches, Costs{}) {}
     BasicAuth(std::map<std::string, std::string> users, Verifier verifier, Costs costs)
         : users_(std::move(users)), verifier_(std::move(verifier)), costs_(costs) {}
     bool enabled() const { return !users_.empty(); }
@@ -54,10 +55,10 @@ private:
     std::map<std::string, std::string> users_;  // name -> bcrypt hash
     Verifier verifier_;
     Costs costs_;
-    std::mutex mutex_;                           // guards the two caches
-    std::map<std::string, Digest> verified_;     // name -> SHA-256(name:password)
-    std::deque<Digest> failed_;                  // SHA-256(name:password) of recent failures, oldest first
-    std::mutex verifying_;                       // one bcrypt check at a time
+    std::mutex mutex_;                        // guards the two caches
+    std::map<std::string, Digest> verified_;  // name -> SHA-256(name:password)
+    std::deque<Digest> failed_;               // SHA-256(name:password) of recent failures, oldest first
+    std::mutex verifying_;                    // one bcrypt check at a time
 };
 
 }  // namespace musatop::serve

@@ -32,5 +32,4 @@ std::string label_value(std::string_view text);
 // after which GPU value series are left out (Prometheus marks them stale).
 bool devices_too_stale(const Snapshot& snapshot, Seconds interval, WallTime now);
 
-
 }  // namespace musatop::serve

@@ -26,16 +26,16 @@ struct ScreenRegions {
 
 // What the key handler needs to know about the screen it acts on.
 struct ScreenContext {
-    const Snapshot* unfiltered = nullptr;  // newest data, before filters
+    const Snapshot* unfiltered = nullptr;      // newest data, before filters
     Provenance provenance = Provenance::live;  // of that data: only live processes may be signalled
-    std::vector<GpuProcess> processes;     // filtered and sorted, as shown
-    std::vector<Device> devices;           // filtered, as shown
+    std::vector<GpuProcess> processes;         // filtered and sorted, as shown
+    std::vector<Device> devices;               // filtered, as shown
     int process_page_size = 1;
     int device_page_size = 1;
     int help_line_count = 0;
     int modal_page_size = 1;  // the lines a dialog shows at once: PgUp/PgDn move by this
-    bool replay = false;  // the keys of a replay apply
-    MonoTime now{};  // for message expiry
+    bool replay = false;      // the keys of a replay apply
+    MonoTime now{};           // for message expiry
     ScreenRegions regions;
 };
 
@@ -43,7 +43,6 @@ struct ScreenContext {
 inline constexpr std::chrono::milliseconds kDoubleClick{400};
 
 inline constexpr std::chrono::seconds kMessageDuration{3};
-
 
 Effect handle_key(UiState& state, const Key& key, const ScreenContext& context);
 

@@ -47,14 +47,15 @@ private:
 
     void* screen_ = nullptr;  // SCREEN*
     bool mouse_ = false;
-    int palette_size_ = 0;    // gradient colours: 10, 3 or 0
+    int palette_size_ = 0;  // gradient colours: 10, 3 or 0
     short unknown_pair_ = 0;
     short metric_pairs_[4] = {0, 0, 0, 0};  // cpu, ram, vram, util
 };
 
 // Where distributions keep terminfo: Debian /lib and /usr/share, Alpine /etc,
 // older Unixes /usr/share/lib; searched when TERMINFO_DIRS does not say.
-inline constexpr const char* kTerminfoDirs = "/etc/terminfo:/lib/terminfo:/usr/share/terminfo:/usr/lib/terminfo:/usr/share/lib/terminfo";
+inline constexpr const char* kTerminfoDirs =
+    "/etc/terminfo:/lib/terminfo:/usr/share/terminfo:/usr/lib/terminfo:/usr/share/lib/terminfo";
 
 // True when the locale's character set is UTF-8 (else the screen falls back to ASCII).
 bool locale_is_utf8();

@@ -25,10 +25,10 @@ struct BindingOf {
 
 template <typename Action>
 struct KeyRow {
-    std::string_view keys;  // as the help dialog names them: "g / G"
-    std::string_view hint;  // the footer's words ("g/G GPU"); empty: not in the footer
-    bool in_short_footer = false;  // kept when the footer is short (narrow screens)
-    std::string_view help;  // what the keys do; empty: the row above says it
+    std::string_view keys;                        // as the help dialog names them: "g / G"
+    std::string_view hint;                        // the footer's words ("g/G GPU"); empty: not in the footer
+    bool in_short_footer = false;                 // kept when the footer is short (narrow screens)
+    std::string_view help;                        // what the keys do; empty: the row above says it
     std::array<BindingOf<Action>, 4> bindings{};  // unused slots have Action::none
     Scope scope = Scope::any;
 };

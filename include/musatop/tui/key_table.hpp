@@ -14,12 +14,14 @@
 
 namespace musatop::tui {
 
+// clang-format off
 enum class Action {
     none, quit, help, select_previous, select_next, select_first, select_last, gpus_page_up, gpus_page_down,
     trend_next, trend_previous, toggle_trends, sort_next, sort_reverse, search, my_processes, compact, refresh,
     details, gpu_details, terminate, redraw, replay_pause, replay_back, replay_forward, replay_slower, replay_faster,
     replay_start, replay_end, replay_jump
 };
+// clang-format on
 
 using Binding = BindingOf<Action>;
 using KeyEntry = KeyRow<Action>;

@@ -6,17 +6,19 @@
 
 namespace musatop::tui {
 
+// clang-format off
 enum class KeyKind {
     character, up, down, left, right, page_up, page_down, home, end, enter, escape, backspace, tab, back_tab, refresh, resize,
     interrupt, redraw, mouse, function, other  // function: F1-F12 (ch holds the number; F5 is refresh)
 };
+// clang-format on
 
 // What a mouse report (SGR 1006) says happened; modifiers are ignored.
 enum class MouseAction { none, left_press, middle_press, right_press, release, wheel_up, wheel_down };
 
 struct Key {
     KeyKind kind = KeyKind::other;
-    char32_t ch = 0;  // for KeyKind::character
+    char32_t ch = 0;                        // for KeyKind::character
     MouseAction mouse = MouseAction::none;  // for KeyKind::mouse
     int row = 0, column = 0;                // for KeyKind::mouse, from 0
 

@@ -11,15 +11,15 @@ inline constexpr int kJobColumnMinWidth = 100;
 struct LayoutInput {
     int width = 80;
     int height = 24;
-    bool trends_wanted = true;   // the user's `h` preference
-    bool compact_wanted = false; // the user's `c` preference
-    int longest_used_total = 0;  // widest "used/total" text among visible GPUs
+    bool trends_wanted = true;    // the user's `h` preference
+    bool compact_wanted = false;  // the user's `c` preference
+    int longest_used_total = 0;   // widest "used/total" text among visible GPUs
 };
 
 struct Layout {
     bool too_small = false;
-    int name_width = 0;       // 12 from 80 columns, else names are hidden
-    int memory_width = 15;    // USED/TOTAL column
+    int name_width = 0;     // 12 from 80 columns, else names are hidden
+    int memory_width = 15;  // USED/TOTAL column
     int bar_width = 1;
     bool compact = false;     // compact process columns (forced below 80 columns)
     bool job_column = false;  // JOB (Slurm job, container, unit): full columns from 100 wide

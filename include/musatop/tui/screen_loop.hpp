@@ -20,10 +20,10 @@ public:
     void run();
 
 protected:
-    virtual bool take_new_data(MonoTime now) = 0;  // true when new data was picked up
+    virtual bool take_new_data(MonoTime now) = 0;                      // true when new data was picked up
     virtual bool wants_draw(MonoTime /*now*/) const { return false; }  // beyond data, keys, size, second
-    virtual void draw(MonoTime now, bool changed) = 0;  // changed: new data or a key since the last draw
-    virtual MonoTime next_change(MonoTime now) const;   // default: the next whole second
+    virtual void draw(MonoTime now, bool changed) = 0;                 // changed: new data or a key since the last draw
+    virtual MonoTime next_change(MonoTime now) const;                  // default: the next whole second
     virtual int publication_fd() const = 0;
     virtual bool on_key(const Key& key) = 0;  // false: leave the screen
 

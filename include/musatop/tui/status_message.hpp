@@ -13,7 +13,8 @@ struct StatusMessage {
     std::string text;
     MonoTime expires_at{};
 
-    void show(std::string message, MonoTime now, std::chrono::steady_clock::duration shown_for = std::chrono::seconds(3)) {
+    void show(std::string message, MonoTime now,
+              std::chrono::steady_clock::duration shown_for = std::chrono::seconds(3)) {
         text = std::move(message);
         expires_at = now + shown_for;
     }

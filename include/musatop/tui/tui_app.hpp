@@ -36,7 +36,7 @@ struct TuiSettings {
     // twice); an error text stops the calls and is shown on the status line, the
     // screen keeps running.
     std::function<std::optional<std::string>(const Snapshot&)> on_snapshot;
-    std::string badge;  // shown after the title while on_snapshot runs ("REC day.rec")
+    std::string badge;     // shown after the title while on_snapshot runs ("REC day.rec")
     bool compact = false;  // the c and h toggles' first state
     bool trends = true;
     bool mouse = true;  // clicks and the wheel (--no-mouse turns them off)

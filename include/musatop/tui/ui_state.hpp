@@ -19,8 +19,8 @@ namespace musatop::tui {
 enum class Modal { none, help, details, confirm, gpu_details };
 
 struct UiState {
-    ViewFilter filter;               // command-line filters plus search and "u"
-    std::string login_name;          // for "u"
+    ViewFilter filter;       // command-line filters plus search and "u"
+    std::string login_name;  // for "u"
     bool current_user_only = false;
     bool search_editing = false;
     LineEditor search_draft;

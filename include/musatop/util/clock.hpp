@@ -10,8 +10,8 @@
 
 namespace musatop {
 
-using WallTime = std::chrono::system_clock::time_point;   // for display and output only
-using MonoTime = std::chrono::steady_clock::time_point;   // for every interval and deadline
+using WallTime = std::chrono::system_clock::time_point;  // for display and output only
+using MonoTime = std::chrono::steady_clock::time_point;  // for every interval and deadline
 using Seconds = std::chrono::duration<double>;
 
 // The one way to read each clock (tests inject a clock where timing matters).
@@ -32,7 +32,8 @@ inline std::int64_t whole_seconds(MonoTime t) {
 // clock counts nanoseconds in 64 bits and ends in April 2262; a time it cannot
 // hold (or before 1970, or not a number) is no time, never an overflow.
 inline std::optional<WallTime> wall_time_from_unix(std::int64_t seconds) {
-    constexpr std::int64_t kLast = std::chrono::duration_cast<std::chrono::seconds>(WallTime::duration::max()).count() - 1;
+    constexpr std::int64_t kLast =
+        std::chrono::duration_cast<std::chrono::seconds>(WallTime::duration::max()).count() - 1;
     if (seconds < 0 || seconds > kLast) return std::nullopt;
     return WallTime(std::chrono::seconds(seconds));
 }

@@ -10,7 +10,6 @@
 #include <string>
 #include <vector>
 
-
 namespace musatop::subprocess {
 
 struct CommandSpec {
@@ -30,7 +29,7 @@ struct CommandOutcome {
     std::string stdout_text;  // raw bytes
     std::string stderr_text;
     std::chrono::steady_clock::duration elapsed{};  // from spawn to reap
-    bool parked = false;  // did not die within the grace after SIGKILL (see ChildReaper)
+    bool parked = false;                            // did not die within the grace after SIGKILL (see ChildReaper)
 };
 
 // Children that did not die within the grace after SIGKILL: a GMI stuck in the
@@ -54,9 +53,9 @@ private:
 
 struct RunLimits {
     std::size_t max_output_bytes = 16 * 1024 * 1024;  // per command, stdout + stderr
-    int cancel_fd = -1;  // readable => kill everything and return (prompt shutdown)
-    ChildReaper* reaper = nullptr;  // where unkillable children go (none: left to init)
-    std::chrono::milliseconds kill_grace{500};  // how long a SIGKILLed child may take to die
+    int cancel_fd = -1;                               // readable => kill everything and return (prompt shutdown)
+    ChildReaper* reaper = nullptr;                    // where unkillable children go (none: left to init)
+    std::chrono::milliseconds kill_grace{500};        // how long a SIGKILLed child may take to die
     // Waits up to the grace for a SIGKILLed child to exit; replaceable so tests can
     // play a child stuck in the kernel. Empty: the real wait.
     std::function<bool(pid_t, std::chrono::milliseconds)> wait_exited;

@@ -96,7 +96,8 @@ std::size_t add_summary_only_devices(std::vector<Device>& devices, const std::st
         devices.push_back(std::move(device));
         ++added;
     }
-    std::stable_sort(devices.begin(), devices.end(), [](const Device& a, const Device& b) { return a.index < b.index; });
+    std::stable_sort(devices.begin(), devices.end(),
+                     [](const Device& a, const Device& b) { return a.index < b.index; });
     return added;
 }
 
@@ -153,16 +154,16 @@ GmiSource::Texts GmiSource::run(int cancel_fd) {
     if (version_attempted_) return texts;
     version_attempted_ = true;
     if (texts.summary.ok() && parse_banner_versions(texts.summary.value()).gmi_version) return texts;
-    const CommandSpec version{{lookup.path, "-v"}, settings_.executable,
-                              std::min(settings_.timeout, settings_.version_timeout)};
+    const CommandSpec version{
+        {lookup.path, "-v"}, settings_.executable, std::min(settings_.timeout, settings_.version_timeout)};
     const auto outcome = run_commands({version}, {"LC_ALL=C"}, limits).at(0);
     if (outcome.kind == CommandOutcome::Kind::exited && outcome.exit_code == 0)
         texts.version_output = utf8::repair(outcome.stdout_text);
     return texts;
 }
 
-void GmiSource::update_devices(const Result<std::string>& query, const Result<std::string>& summary,
-                               Snapshot& snapshot, bool& devices_fresh) {
+void GmiSource::update_devices(const Result<std::string>& query, const Result<std::string>& summary, Snapshot& snapshot,
+                               bool& devices_fresh) {
     std::string failure = query.ok() ? std::string() : query.error();
     if (query.ok()) {
         auto parsed = parse_device_json(query.value());
@@ -195,7 +196,8 @@ void GmiSource::update_devices(const Result<std::string>& query, const Result<st
             device_source_ = DeviceSource::gmi_summary;
             attached_gpus_.reset();
             json_listed_gpus_.reset();
-            device_source_reason_ = "mthreads-gmi -q --json failed (" + failure + "); devices read from the summary table";
+            device_source_reason_ =
+                "mthreads-gmi -q --json failed (" + failure + "); devices read from the summary table";
             devices_fresh = true;
         }
     }

@@ -42,8 +42,8 @@ bool header_has_word(std::string_view header, std::string_view wanted) {
 }
 
 bool header_complete(std::string_view header) {
-    return header_has_word(header, "ID") && header_has_word(header, "PID") &&
-           header_has_word(header, "Process") && header_has_word(header, "Memory");
+    return header_has_word(header, "ID") && header_has_word(header, "PID") && header_has_word(header, "Process") &&
+           header_has_word(header, "Memory");
 }
 
 bool is_empty_message(std::string_view line) {

@@ -81,7 +81,8 @@ void read_memory_pair(std::string_view text, Device& device) {
     if (open == std::string_view::npos || text.empty() || text.back() != ')') return;
     device.memory_used_bytes = parse_memory_bytes(text.substr(0, open));
     device.memory_total_bytes = parse_memory_bytes(text.substr(open + 1, text.size() - open - 2));
-    if (device.memory_used_bytes && device.memory_total_bytes && *device.memory_used_bytes <= *device.memory_total_bytes)
+    if (device.memory_used_bytes && device.memory_total_bytes &&
+        *device.memory_used_bytes <= *device.memory_total_bytes)
         device.memory_free_bytes = *device.memory_total_bytes - *device.memory_used_bytes;
 }
 
@@ -154,8 +155,8 @@ Result<std::vector<Device>> parse_summary_devices(std::string_view summary) {
         if (columns.size() < 2 || columns.size() > 3) return bad_row();
         const auto first = split_whitespace(columns[0]);
         const auto third = split_whitespace(columns.back());
-        if (!first.empty() && all_digits(first[0]) && first[0].size() < 10 &&
-            columns.size() == 3 && line.front() != ' ' && line.front() != '\t') {
+        if (!first.empty() && all_digits(first[0]) && first[0].size() < 10 && columns.size() == 3 &&
+            line.front() != ' ' && line.front() != '\t') {
             Device device;
             device.index = std::stoll(std::string(first[0]));
             if (!indices.insert(device.index).second) return bad_row();

@@ -13,8 +13,8 @@ namespace {
 using text::fold;
 using text::iequals;
 using text::is_digit;
-using text::is_space;
 using text::is_missing_token;
+using text::is_space;
 using text::trim;
 
 // Splits "[+-]?(\d+(\.\d*)?|\.\d+)" off the front; returns its length or 0.
@@ -49,8 +49,7 @@ std::optional<double> to_double(std::string_view number) {
     if (!buffer.empty() && buffer.back() == '.') buffer.push_back('0');
     double value = 0;
     const auto [end, error] = std::from_chars(buffer.data(), buffer.data() + buffer.size(), value);
-    if (error != std::errc{} || end != buffer.data() + buffer.size() || !std::isfinite(value))
-        return std::nullopt;
+    if (error != std::errc{} || end != buffer.data() + buffer.size() || !std::isfinite(value)) return std::nullopt;
     return value;
 }
 

@@ -96,7 +96,8 @@ void read_container(Attribution& a, std::string_view previous, std::string_view 
 }
 
 void read_pod(Attribution& a, const Parts& parts) {
-    const bool kube = std::any_of(parts.begin(), parts.end(), [](std::string_view p) { return p.starts_with("kubepods"); });
+    const bool kube =
+        std::any_of(parts.begin(), parts.end(), [](std::string_view p) { return p.starts_with("kubepods"); });
     if (!kube) return;
     for (std::size_t i = 0; i < parts.size(); ++i) {
         std::string_view part = parts[i];

@@ -153,7 +153,8 @@ void ProcessEnricher::enrich(std::vector<GpuProcess>& rows, WallTime wall_now,
     std::set<std::uint32_t> uids;
     for (const auto& row : rows) {
         if (lookups.count(row.pid)) continue;
-        const auto& lookup = lookups.emplace(row.pid, look_up(row.pid, wall_seconds, mono_now, next_cache)).first->second;
+        const auto& lookup =
+            lookups.emplace(row.pid, look_up(row.pid, wall_seconds, mono_now, next_cache)).first->second;
         if (lookup.uid) uids.insert(*lookup.uid);
     }
     user_names_.resolve(uids);  // one getent call at most, for the UIDs /etc/passwd lacks

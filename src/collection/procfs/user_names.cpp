@@ -64,7 +64,8 @@ void UserNames::resolve(const std::set<std::uint32_t>& uids) {
         const auto outcomes = subprocess::run_commands({spec}, {}, limits);
         // getent exits 2 when some keys were not found; what it printed still counts.
         if (!outcomes.empty() && outcomes.front().kind == subprocess::CommandOutcome::Kind::exited)
-            for (auto& [uid, name] : parse_getent_passwd(outcomes.front().stdout_text)) known_.emplace(uid, std::move(name));
+            for (auto& [uid, name] : parse_getent_passwd(outcomes.front().stdout_text))
+                known_.emplace(uid, std::move(name));
     }
     for (const auto& text : unknown) {
         const auto uid = static_cast<std::uint32_t>(std::stoul(text));

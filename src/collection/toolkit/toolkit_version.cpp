@@ -102,7 +102,8 @@ bool is_valid_toolkit_version(const std::string& text) {
 }
 
 MetadataVersion parse_toolkit_metadata(std::string_view content) {
-    if (utf8::repair(content) != content) return MetadataVersion{std::nullopt, "Toolkit metadata is not valid UTF-8 JSON"};
+    if (utf8::repair(content) != content)
+        return MetadataVersion{std::nullopt, "Toolkit metadata is not valid UTF-8 JSON"};
     const auto document = nlohmann::json::parse(content, nullptr, false);
     if (document.is_discarded()) return MetadataVersion{std::nullopt, "Toolkit metadata is not valid UTF-8 JSON"};
     const MetadataVersion invalid{std::nullopt, "Toolkit metadata has no valid musa_toolkits.version string"};
@@ -160,7 +161,8 @@ ToolkitVersion detect_toolkit_version(const SearchPlaces& places) {
         return read_root(*root);
     }
     if (errno != ENOENT && errno != ENOTDIR)
-        return unknown(default_source, std::string("Cannot inspect default Toolkit installation: ") + std::strerror(errno));
+        return unknown(default_source,
+                       std::string("Cannot inspect default Toolkit installation: ") + std::strerror(errno));
 
     std::set<fs::path> installs;
     std::error_code code;

@@ -105,9 +105,8 @@ private:
 
 int run_cluster_tui(const ClusterTuiSettings& settings, cluster::ClusterSampler& sampler) {
     sampler.start();
-    return run_on_terminal(settings.node_screen.color, settings.node_screen.mouse, [&](CursesTerminal& terminal) {
-        ClusterLoop(settings, sampler, terminal).run();
-    });
+    return run_on_terminal(settings.node_screen.color, settings.node_screen.mouse,
+                           [&](CursesTerminal& terminal) { ClusterLoop(settings, sampler, terminal).run(); });
 }
 
 }  // namespace musatop::tui

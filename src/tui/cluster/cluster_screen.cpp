@@ -38,8 +38,8 @@ std::string totals(const std::vector<const cluster::NodeView*>& nodes, const Nod
 }
 
 std::string node_header(const cluster::NodeView& node, MonoTime, WallTime sampled_at) {
-    std::string line = fit_right(sanitize(node.hostname.value_or(node.address)), kNodeWidth) + " " +
-                       sanitize(node.address) + "  ";
+    std::string line =
+        fit_right(sanitize(node.hostname.value_or(node.address)), kNodeWidth) + " " + sanitize(node.address) + "  ";
     if (node.state == cluster::NodeState::ok) {
         line += "ok";
     } else if (node.state == cluster::NodeState::stale && node.fetched_at) {
@@ -68,14 +68,18 @@ std::string users_on(const Snapshot& view, std::int64_t index) {
 
 void draw_gpu_line(Canvas& canvas, int row, const Device& d, const Snapshot& view, bool ascii, int bar, bool dim) {
     const Style style = Style{}.with_dim(dim);
-    int col = canvas.put(row, 0, "  [" + std::to_string(d.index) + "] " + fit_right(sanitize_or_na(d.name), 12) + " ", style);
-    col = canvas.put(row, col, render_bar(d.gpu_utilization_percent, bar, ascii) + " " +
-                                   percent_label(d.gpu_utilization_percent) + " ", style);
+    int col =
+        canvas.put(row, 0, "  [" + std::to_string(d.index) + "] " + fit_right(sanitize_or_na(d.name), 12) + " ", style);
+    col = canvas.put(
+        row, col,
+        render_bar(d.gpu_utilization_percent, bar, ascii) + " " + percent_label(d.gpu_utilization_percent) + " ",
+        style);
     const auto vram = occupancy_percent(d.memory_used_bytes, d.memory_total_bytes);
     col = canvas.put(row, col, render_bar(vram, bar, ascii) + " " + percent_label(vram) + " ", style);
-    canvas.put(row, col, pad_left(format_used_total(d.memory_used_bytes, d.memory_total_bytes), 13) + " " +
-                             pad_left(format_number(d.temperature_c, "C"), 4) + " " +
-                             pad_left(format_number(d.power_draw_w, "W"), 5) + "  " + users_on(view, d.index),
+    canvas.put(row, col,
+               pad_left(format_used_total(d.memory_used_bytes, d.memory_total_bytes), 13) + " " +
+                   pad_left(format_number(d.temperature_c, "C"), 4) + " " +
+                   pad_left(format_number(d.power_draw_w, "W"), 5) + "  " + users_on(view, d.index),
                style);
 }
 
@@ -102,9 +106,10 @@ void draw_processes(Canvas& canvas, int top, int rows, const std::vector<const c
                           if (process_before(*b.process, *a.process, filter.sort, filter.reverse)) return false;
                           return a.node < b.node || (a.node == b.node && a.process < b.process);
                       });
-    canvas.put(top, 0, "Processes " + std::to_string(all.size()) + " | sort=" + to_string(filter.sort) +
-                           (filter.reverse ? " reversed" : "") +
-                           (filter.search.empty() ? "" : " | search=" + sanitize(filter.search)),
+    canvas.put(top, 0,
+               "Processes " + std::to_string(all.size()) + " | sort=" + to_string(filter.sort) +
+                   (filter.reverse ? " reversed" : "") +
+                   (filter.search.empty() ? "" : " | search=" + sanitize(filter.search)),
                kBold);
     canvas.put(top + 1, 0, pad_right("NODE", kNodeWidth) + " GPU     PID USER        GPU MEM COMMAND",
                Style{Color::none, 0, false, false, false, true});
@@ -118,16 +123,17 @@ void draw_processes(Canvas& canvas, int top, int rows, const std::vector<const c
         const GpuProcess& p = *process;
         const auto& hostname = nodes[n]->hostname;
         const std::string node = sanitize(hostname && hostname_uses[*hostname] == 1 ? *hostname : nodes[n]->address);
-        canvas.put(top + 2 + i, 0, fit_right(node, kNodeWidth) + " " + pad_left(std::to_string(p.device_index), 3) + " " +
-                                        pad_left(std::to_string(p.pid), 7) + " " +
-                                        fit_right(sanitize_or_na(p.username), 10) + " " +
-                                        pad_left(format_bytes(p.gpu_memory_bytes), 9) + " " + sanitize_or_na(p.command));
+        canvas.put(top + 2 + i, 0,
+                   fit_right(node, kNodeWidth) + " " + pad_left(std::to_string(p.device_index), 3) + " " +
+                       pad_left(std::to_string(p.pid), 7) + " " + fit_right(sanitize_or_na(p.username), 10) + " " +
+                       pad_left(format_bytes(p.gpu_memory_bytes), 9) + " " + sanitize_or_na(p.command));
     }
 }
 
 }  // namespace
 
-std::vector<const cluster::NodeView*> shown_nodes(const cluster::ClusterSnapshot& cluster, const ClusterUiState& state) {
+std::vector<const cluster::NodeView*> shown_nodes(const cluster::ClusterSnapshot& cluster,
+                                                  const ClusterUiState& state) {
     std::vector<const cluster::NodeView*> nodes;
     for (const auto& node : cluster.nodes)
         if (state.nodes.matches(node)) nodes.push_back(&node);
@@ -162,7 +168,8 @@ ClusterGeometry draw_cluster_screen(Canvas& canvas, const ClusterScreenInput& in
     const ClusterUiState& state = *in.state;
     if (state.help) {
         int scroll = state.help_scroll;
-        draw_modal(canvas, ModalView{in.title + " cluster help", cluster_help_lines(), "Esc / q / ? return | Up / Down scroll"},
+        draw_modal(canvas,
+                   ModalView{in.title + " cluster help", cluster_help_lines(), "Esc / q / ? return | Up / Down scroll"},
                    scroll);
         g.help_scroll = scroll;
         return g;
@@ -178,9 +185,9 @@ ClusterGeometry draw_cluster_screen(Canvas& canvas, const ClusterScreenInput& in
         // process table all read these.
         const auto views = node_views(nodes, state.filter);
         canvas.put(0, 0, in.title + " cluster | " + totals(nodes, views), kBold);
-        canvas.put(1, 0, in.refresh_note +
-                             (state.nodes.empty() ? "" : " | -n " + sanitize(state.nodes.text())) +
-                             (state.filter.users.empty() ? "" : " | user " + sanitize(state.filter.users.front())),
+        canvas.put(1, 0,
+                   in.refresh_note + (state.nodes.empty() ? "" : " | -n " + sanitize(state.nodes.text())) +
+                       (state.filter.users.empty() ? "" : " | user " + sanitize(state.filter.users.front())),
                    kDim);
         int total = 0;
         const auto starts = node_lines(views, total);
@@ -194,8 +201,8 @@ ClusterGeometry draw_cluster_screen(Canvas& canvas, const ClusterScreenInput& in
             if (first >= 0) {
                 Style style = node.state == cluster::NodeState::ok ? kBold : Style{Color::unknown, 0, true};
                 style.reverse = selected;
-                canvas.put(g.node_top + first, 0, (selected ? "> " : "  ") + node_header(node, in.now, in.cluster->sampled_at),
-                           style);
+                canvas.put(g.node_top + first, 0,
+                           (selected ? "> " : "  ") + node_header(node, in.now, in.cluster->sampled_at), style);
                 if (selected) canvas.set_style(g.node_top + first, 0, width - 1, style);
             }
             if (!views[i]) continue;
@@ -213,7 +220,8 @@ ClusterGeometry draw_cluster_screen(Canvas& canvas, const ClusterScreenInput& in
     }
     std::string status;
     if (state.search_editing) status = "/" + state.draft.text + "  [Enter apply, Esc cancel]";
-    else if (state.node_editing) status = "nodes: " + state.draft.text + "  [names, gpu[01-04], gpu*; Enter apply, Esc cancel]";
+    else if (state.node_editing)
+        status = "nodes: " + state.draft.text + "  [names, gpu[01-04], gpu*; Enter apply, Esc cancel]";
     else if (state.message.visible(in.now)) status = state.message.text;
     canvas.put(height - 2, 0, status, kBold);
     canvas.put(height - 1, 0, cluster_footer(width >= 80));

@@ -65,18 +65,20 @@ std::vector<std::string> gpu_detail_lines(const Device& d) {
             (d.health.empty() ? "" : "  ! " + std::to_string(d.health.size()) + " finding(s)"),
         "UUID: " + sanitize_or_na(d.uuid) + "  Serial: " + sanitize_or_na(d.serial_number) +
             "  MTBios: " + sanitize_or_na(d.bios_version),
-        "Bus: " + sanitize_or_na(d.bus_id) + "  PCIe: " + of_max(d.pcie_generation_current, d.pcie_generation_max, "gen ") +
-            ", " + of_max(d.pcie_link_width_current, d.pcie_link_width_max, "x"),
+        "Bus: " + sanitize_or_na(d.bus_id) +
+            "  PCIe: " + of_max(d.pcie_generation_current, d.pcie_generation_max, "gen ") + ", " +
+            of_max(d.pcie_link_width_current, d.pcie_link_width_max, "x"),
         "Utilisation: " + format_number(d.gpu_utilization_percent, "%") +
             "  memory controller: " + format_number(d.memory_utilization_percent, "%") +
             "  encoder: " + format_number(d.encoder_utilization_percent, "%") +
             "  decoder: " + format_number(d.decoder_utilization_percent, "%"),
-        "Memory: " + format_used_total(d.memory_used_bytes, d.memory_total_bytes) +
-            "  Temperature: " + format_number(d.temperature_c, "C") + "  Fan: " + format_number(d.fan_speed_percent, "%"),
+        "Memory: " + format_used_total(d.memory_used_bytes, d.memory_total_bytes) + "  Temperature: " +
+            format_number(d.temperature_c, "C") + "  Fan: " + format_number(d.fan_speed_percent, "%"),
         "Power: " + format_number(d.power_draw_w, "W") + " of " + format_number(d.power_limit_w, "W") +
             "  Performance state: " + sanitize_or_na(d.performance_state),
         "Clocks: graphics " + format_number(d.graphics_clock_mhz) + " of " + format_number(d.graphics_clock_max_mhz) +
-            " MHz, memory " + format_number(d.memory_clock_mhz) + " of " + format_number(d.memory_clock_max_mhz) + " MHz",
+            " MHz, memory " + format_number(d.memory_clock_mhz) + " of " + format_number(d.memory_clock_max_mhz) +
+            " MHz",
         "ECC: " + sanitize_or_na(d.ecc_mode) + "  Retired pages: single-bit " + count_text(d.retired_pages_single_bit) +
             ", double-bit " + count_text(d.retired_pages_double_bit) + ", pending " +
             (d.retired_pages_pending ? (*d.retired_pages_pending ? "yes" : "no") : "N/A"),
@@ -171,10 +173,10 @@ void draw_modal(Canvas& canvas, const ModalView& view, int& scroll) {
     for (int i = 0; i < page && scroll + i < total; ++i)
         canvas.put(1 + i, 1, lines[static_cast<std::size_t>(scroll + i)]);
     const int last = std::min(total, scroll + page);
-    canvas.put(height - 2, 0,
-               "Lines " + std::to_string(total ? scroll + 1 : 0) + "-" + std::to_string(last) + "/" +
-                   std::to_string(total),
-               Style{Color::none, 0, false, true});
+    canvas.put(
+        height - 2, 0,
+        "Lines " + std::to_string(total ? scroll + 1 : 0) + "-" + std::to_string(last) + "/" + std::to_string(total),
+        Style{Color::none, 0, false, true});
     canvas.put(height - 1, 0, view.footer);
 }
 

@@ -21,8 +21,9 @@ int draw_bar(Canvas& canvas, int row, int col, std::optional<double> percent, co
     const bool known = bar_value_known(percent);
     canvas.put(row, col, bar);
     for (int i = 0; i < width; ++i) {
-        Style style = known ? Style{Color::gradient, static_cast<std::uint8_t>(gradient_index(i, width, kGradientColors))}
-                            : Style{Color::unknown, 0, false, true};
+        Style style = known
+                          ? Style{Color::gradient, static_cast<std::uint8_t>(gradient_index(i, width, kGradientColors))}
+                          : Style{Color::unknown, 0, false, true};
         canvas.set_style(row, col + i, 1, style.with_dim(stale));
     }
     canvas.put(row, col + width + 1, percent_label(percent), Style{}.with_dim(stale));
@@ -44,9 +45,8 @@ int draw_device_rows(Canvas& canvas, const ScreenInput& in, const ScreenGeometry
     const bool stale = in.unfiltered->devices_stale;
     canvas.put(3, 0, header_text(l), kBold);
     if (view.devices.empty()) {
-        const char* message = in.unfiltered->devices.empty()
-                                  ? (stale ? "GPU data unavailable." : "No GPUs found.")
-                                  : "No GPUs match the selected filters.";
+        const char* message = in.unfiltered->devices.empty() ? (stale ? "GPU data unavailable." : "No GPUs found.")
+                                                             : "No GPUs match the selected filters.";
         canvas.put(4, 0, message);
         return 1;
     }
@@ -58,13 +58,15 @@ int draw_device_rows(Canvas& canvas, const ScreenInput& in, const ScreenGeometry
         int col = canvas.put(row, 0, prefix, Style{}.with_dim(stale));
         // "!" marks health findings (i shows them); the space is kept otherwise.
         col = canvas.put(row, col, d.health.empty() ? " " : "!", d.health.empty() ? Style{} : kBold);
-        if (l.name_width) col = canvas.put(row, col, fit_right(sanitize_or_na(d.name), l.name_width) + " ", Style{}.with_dim(stale));
+        if (l.name_width)
+            col = canvas.put(row, col, fit_right(sanitize_or_na(d.name), l.name_width) + " ", Style{}.with_dim(stale));
         col = draw_bar(canvas, row, col, d.gpu_utilization_percent, in, l.bar_width, stale);
         col = draw_bar(canvas, row, col, occupancy_percent(d.memory_used_bytes, d.memory_total_bytes), in, l.bar_width,
                        stale);
-        const std::string tail = pad_left(format_used_total(d.memory_used_bytes, d.memory_total_bytes), l.memory_width) +
-                                 " " + pad_left(format_number(d.temperature_c, "C"), 4) + " " +
-                                 pad_left(format_number(d.power_draw_w) + "/" + format_number(d.power_limit_w), 9);
+        const std::string tail =
+            pad_left(format_used_total(d.memory_used_bytes, d.memory_total_bytes), l.memory_width) + " " +
+            pad_left(format_number(d.temperature_c, "C"), 4) + " " +
+            pad_left(format_number(d.power_draw_w) + "/" + format_number(d.power_limit_w), 9);
         canvas.put(row, col, tail, Style{}.with_dim(stale));
     }
     return end - g.device_offset;

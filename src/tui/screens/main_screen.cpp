@@ -35,7 +35,8 @@ int draw_dialog(Canvas& canvas, const ScreenInput& in) {
     } else if (state.modal_process) {
         view.title = state.modal == Modal::confirm ? "Terminate this process with SIGTERM?" : "Process details";
         view.lines = process_detail_lines(*state.modal_process);
-        if (state.modal == Modal::confirm) view.footer = "y confirm | n / Enter / Esc cancel (default: NO) | Up/Down scroll";
+        if (state.modal == Modal::confirm)
+            view.footer = "y confirm | n / Enter / Esc cancel (default: NO) | Up/Down scroll";
     }
     int scroll = state.modal_scroll;
     draw_modal(canvas, view, scroll);
@@ -45,7 +46,12 @@ int draw_dialog(Canvas& canvas, const ScreenInput& in) {
 }  // namespace
 
 ScreenRegions mouse_regions(const ScreenGeometry& g) {
-    return {4, g.device_rows, g.device_offset, g.first_process_row - 1, g.first_process_row, g.layout.compact,
+    return {4,
+            g.device_rows,
+            g.device_offset,
+            g.first_process_row - 1,
+            g.first_process_row,
+            g.layout.compact,
             g.layout.job_column};
 }
 
@@ -63,8 +69,9 @@ ScreenGeometry draw_screen(Canvas& canvas, const ScreenInput& in) {
                              in.view ? longest_used_total(*in.view) : 0};
     g.layout = compute_layout(layout_input);
     if (g.layout.too_small) {
-        canvas.put(0, 0, "Terminal too small: resize to " + std::to_string(kMinWidth) + "x" +
-                             std::to_string(kMinHeight) + " or more.");
+        canvas.put(0, 0,
+                   "Terminal too small: resize to " + std::to_string(kMinWidth) + "x" + std::to_string(kMinHeight) +
+                       " or more.");
         canvas.put(1, 0, "Press q or Ctrl-C to quit.");
         return g;
     }

@@ -25,7 +25,9 @@ constexpr std::array<Column, 9> kColumns = {{
     {" COMMAND", std::nullopt, false, false},
 }};
 
-bool shown(const Column& c, bool compact, bool job_column) { return !(c.full_only && compact) && (!c.job || job_column); }
+bool shown(const Column& c, bool compact, bool job_column) {
+    return !(c.full_only && compact) && (!c.job || job_column);
+}
 
 }  // namespace
 

@@ -37,8 +37,8 @@ std::string hidden_rows_text(int above, int below, bool ascii) {
 
 std::string row_text(const GpuProcess& p, bool compact, bool job_column) {
     std::string text = " " + pad_left(std::to_string(p.device_index), 3) + " " + pad_left(std::to_string(p.pid), 7) +
-                       " " + fit_right(sanitize_or_na(p.username), 10) + " " + pad_left(format_bytes(p.gpu_memory_bytes), 9) +
-                       " ";
+                       " " + fit_right(sanitize_or_na(p.username), 10) + " " +
+                       pad_left(format_bytes(p.gpu_memory_bytes), 9) + " ";
     if (!compact)
         text += pad_left(format_number(p.cpu_percent), 6) + " " + pad_left(format_bytes(p.rss_bytes), 8) + " " +
                 pad_left(format_duration(p.running_seconds), 8) + " ";
@@ -56,20 +56,21 @@ void draw_process_block(Canvas& canvas, int top, const ScreenInput& in, const Sc
     canvas.put(top + 1, 0, header, Style{Color::none, 0, false, false, false, true});
     const auto& rows = in.view->processes;
     if (rows.empty()) {
-        const char* message = in.unfiltered->processes.empty()
-                                  ? (in.unfiltered->processes_stale ? "Process data unavailable." : "No GPU processes running.")
-                                  : "No GPU processes match the selected filters.";
+        const char* message =
+            in.unfiltered->processes.empty()
+                ? (in.unfiltered->processes_stale ? "Process data unavailable." : "No GPU processes running.")
+                : "No GPU processes match the selected filters.";
         canvas.put(top + 2, 0, message);
         return;
     }
     const UiState& state = *in.state;
     const int count = static_cast<int>(rows.size());
     const int offset = std::clamp(state.process_offset, 0, std::max(0, count - g.process_page_size));
-    const std::string hidden =
-        hidden_rows_text(offset, std::max(0, count - offset - g.process_page_size), in.ascii);
+    const std::string hidden = hidden_rows_text(offset, std::max(0, count - offset - g.process_page_size), in.ascii);
     const int hidden_width = display_width(hidden);
     if (!hidden.empty() && display_width(header) + 2 + hidden_width < canvas.width())  // the last column stays free
-        canvas.put(top + 1, canvas.width() - 1 - hidden_width, hidden, Style{Color::none, 0, false, false, false, true});
+        canvas.put(top + 1, canvas.width() - 1 - hidden_width, hidden,
+                   Style{Color::none, 0, false, false, false, true});
     const bool stale = in.unfiltered->processes_stale;
     for (int i = 0; i < g.process_page_size && offset + i < count; ++i) {
         const int index = offset + i;

@@ -33,14 +33,21 @@ std::string label_text(const std::string& name, std::optional<double> now, bool 
 
 Panel host_panel(const ScreenInput& in) {
     const HostMetrics& host = in.unfiltered->host;
-    return Panel{"CPU", "RAM", host.cpu_percent, occupancy_percent(host.memory_used_bytes, host.memory_total_bytes),
-                 in.history ? in.history->host() : nullptr, Color::cpu, Color::ram, false,
-                 TrendMetric::util,  TrendMetric::memory};
+    return Panel{"CPU",
+                 "RAM",
+                 host.cpu_percent,
+                 occupancy_percent(host.memory_used_bytes, host.memory_total_bytes),
+                 in.history ? in.history->host() : nullptr,
+                 Color::cpu,
+                 Color::ram,
+                 false,
+                 TrendMetric::util,
+                 TrendMetric::memory};
 }
 
 Panel gpu_panel(const ScreenInput& in) {
-    Panel panel{"", "UTIL", std::nullopt, std::nullopt, nullptr, Color::vram, Color::util,
-                in.unfiltered->devices_stale};
+    Panel panel{"",      "UTIL",      std::nullopt, std::nullopt,
+                nullptr, Color::vram, Color::util,  in.unfiltered->devices_stale};
     const auto& devices = in.view->devices;
     const Device* target = nullptr;
     for (const auto& d : devices)

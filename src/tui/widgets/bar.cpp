@@ -19,7 +19,8 @@ std::string render_bar(std::optional<double> percent, int width, bool ascii) {
     }
     if (ascii) {
         const int full = static_cast<int>(std::floor(*percent * width / 100.0));
-        return std::string(static_cast<std::size_t>(full), '#') + std::string(static_cast<std::size_t>(width - full), ' ');
+        return std::string(static_cast<std::size_t>(full), '#') +
+               std::string(static_cast<std::size_t>(width - full), ' ');
     }
     static const char* const partials[] = {"", "▏", "▎", "▍", "▌", "▋", "▊", "▉"};
     const auto eighths = static_cast<long>(std::floor(*percent * width * 8 / 100.0));

@@ -61,7 +61,8 @@ std::vector<std::pair<int, std::string>> axis_labels(int size) {
             {size - 3, "now"}};
 }
 
-std::string frame_row(FrameRow row, const std::vector<int>& widths, bool ascii, const std::vector<std::string>& labels) {
+std::string frame_row(FrameRow row, const std::vector<int>& widths, bool ascii,
+                      const std::vector<std::string>& labels) {
     const Glyphs g = glyphs_for(row, ascii);
     std::string out = g.left;
     for (std::size_t i = 0; i < widths.size(); ++i) {

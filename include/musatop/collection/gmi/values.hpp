@@ -20,8 +20,7 @@ bool keys_match(std::string_view a, std::string_view b);
 std::optional<std::string> clean_text(std::string_view text);
 
 // A number with an optional unit glued on ("12.5 W", "+5%"); no exponents, no inf/nan.
-std::optional<double> parse_number(std::string_view text, std::string_view unit,
-                                   bool allow_negative = false);
+std::optional<double> parse_number(std::string_view text, std::string_view unit, bool allow_negative = false);
 
 // parse_number with unit "%" restricted to 0..100.
 std::optional<double> parse_percent(std::string_view text);
@@ -36,7 +35,6 @@ enum class MemoryUnit { optional_mib, required };
 
 // "1.5 GiB", "2MB", "512B"; without a unit the amount is MiB (GMI's convention) unless
 // the unit is required. Binary prefixes with "i", decimal without.
-std::optional<std::int64_t> parse_memory_bytes(std::string_view text,
-                                               MemoryUnit unit = MemoryUnit::optional_mib);
+std::optional<std::int64_t> parse_memory_bytes(std::string_view text, MemoryUnit unit = MemoryUnit::optional_mib);
 
 }  // namespace musatop::gmi

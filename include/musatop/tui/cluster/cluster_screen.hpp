@@ -40,7 +40,7 @@ struct ClusterScreenInput {
 struct ClusterGeometry {
     bool too_small = false;
     int node_top = 2;
-    int node_rows = 1;  // lines of the node area
+    int node_rows = 1;    // lines of the node area
     int line_offset = 0;  // clamped
     int help_scroll = 0;
 };

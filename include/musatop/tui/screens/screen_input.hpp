@@ -21,7 +21,7 @@ struct ScreenInput {
     MonoTime now{};               // for message expiry
     bool ascii = false;
     std::string title = "musatop";
-    std::string badge;  // after the title: "REC day.rec" while recording, "REPLAY ..." in a replay
+    std::string badge;    // after the title: "REC day.rec" while recording, "REPLAY ..." in a replay
     bool replay = false;  // the footer names the replay keys
 };
 
@@ -32,7 +32,7 @@ struct ScreenGeometry {
     int process_page_size = 1;
     int first_process_row = 0;
     int device_rows = 0;
-    int modal_scroll = 0;   // clamped to the dialog's length
+    int modal_scroll = 0;  // clamped to the dialog's length
 };
 
 inline constexpr Style kBold{Color::none, 0, true};
