@@ -77,7 +77,8 @@ int check_screen_record(const Options& options, bool interactive) {
     if (!options.record_file) return 0;
     const std::string& file = *options.record_file;
     if (std::filesystem::exists(file)) {
-        std::cerr << "musatop: " << file << " exists; choose another file, or continue it with 'musatop record --append'\n";
+        std::cerr << "musatop: " << file
+                  << " exists; choose another file, or continue it with 'musatop record --append'\n";
         return 1;
     }
     const auto folder = std::filesystem::path(file).parent_path();
@@ -112,7 +113,13 @@ int run_program(const std::vector<std::string>& args, bool stdout_closed) {
     const auto getenv = [](const char* name) { return std::getenv(name); };
     if (parsed.options.write_config) return write_config_file(parsed.options, getenv);
     Options& options = parsed.options;
-    const bool screen = !options.once && !options.json && !options.serve && !options.record;
+    if (!options.cluster.active())
+        if (const char* nodes = std::getenv("MUSATOP_NODES");
+            nodes && *nodes && !options.serve && !options.record && !options.replay)
+            options.cluster.nodes = nodes;
+    // Only the main screen remembers choices; the cluster view has its own columns.
+    const bool screen =
+        !options.once && !options.json && !options.serve && !options.record && !options.cluster.active();
     const auto loaded = load_settings(options, parsed.explicit_keys, screen, setting_paths(getenv), getenv);
     if (!loaded.ok()) {
         std::cerr << "musatop: error: " << sanitize(loaded.error()) << "\n";  // config values, MUSATOP_*
@@ -124,10 +131,6 @@ int run_program(const std::vector<std::string>& args, bool stdout_closed) {
         return 1;
     }
     try {
-        if (!options.cluster.active())
-            if (const char* nodes = std::getenv("MUSATOP_NODES"); nodes && *nodes && !options.serve && !options.record &&
-                                                                  !options.replay)
-                options.cluster.nodes = nodes;
         const bool interactive = ::isatty(STDIN_FILENO) && ::isatty(STDOUT_FILENO);
         switch (mode_of(options, interactive)) {
             case Mode::cluster: return run_cluster(options, !options.once && !options.json && interactive);

@@ -43,7 +43,8 @@ std::optional<std::string> check(const SettingKey& key, const SettingValue& valu
     if (key.kind == SettingKind::number) {
         const double number = std::get<double>(value);
         if (!std::isfinite(number) || number < key.min || number > key.max)
-            return number_text(number) + " is out of range (" + number_text(key.min) + " to " + number_text(key.max) + ")";
+            return number_text(number) + " is out of range (" + number_text(key.min) + " to " + number_text(key.max) +
+                   ")";
     }
     if (key.kind == SettingKind::choice) {
         const auto& text = std::get<std::string>(value);
@@ -208,8 +209,10 @@ void apply_settings(Options& options, const SettingLayer& layer, const std::set<
 std::string default_config_text() {
     std::string out =
         "# musatop configuration (TOML). Every key is optional; these are the built-in\n"
-        "# defaults. Read from $XDG_CONFIG_HOME/musatop/config.toml, then\n"
-        "# /etc/musatop/config.toml; command-line flags and MUSATOP_* variables win.\n";
+        "# defaults. /etc/musatop/config.toml is read first, then\n"
+        "# $XDG_CONFIG_HOME/musatop/config.toml, which wins; MUSATOP_* variables win over\n"
+        "# both and command-line flags over everything. A key set here wins over the\n"
+        "# screen's remembered choices (~/.local/state/musatop/state.toml).\n";
     std::string section;
     for (const auto& key : setting_keys()) {
         const auto dot = key.key.find('.');

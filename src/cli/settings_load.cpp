@@ -33,9 +33,21 @@ Result<std::optional<SettingLayer>> read_config(const std::string& path, bool re
 }  // namespace
 
 Result<LoadedSettings> load_settings(Options& options, const std::set<std::string>& explicit_keys, bool screen,
-                                     const SettingPaths& paths,
-                                     const std::function<const char*(const char*)>& getenv) {
+                                     const SettingPaths& paths, const std::function<const char*(const char*)>& getenv) {
     std::vector<SettingLayer> layers;  // lowest first
+    // The screen's remembered choices fill only what the files leave unset: a key
+    // the user wrote in a file wins over a key press remembered from an earlier run.
+    LoadedSettings loaded;
+    if (screen && paths.state.empty()) {
+        loaded.warnings.push_back(
+            "no home directory (HOME is unset and the account has none): the screen's choices "
+            "are not remembered");
+    } else if (screen) {
+        loaded.state_path = paths.state;
+        auto state = read_state(paths.state);
+        if (state.ok()) layers.push_back(std::move(state.value()));
+        else loaded.warnings.push_back("ignoring the remembered screen settings: " + state.error());
+    }
     const auto add_file = [&](const std::string& path, bool required) -> std::optional<std::string> {
         auto layer = read_config(path, required);
         if (!layer.ok()) return layer.error();
@@ -49,16 +61,6 @@ Result<LoadedSettings> load_settings(Options& options, const std::set<std::strin
         if (!paths.user.empty())  // "" without a home: no per-user file
             if (auto error = add_file(paths.user, false)) return Error{*error};
     }
-    LoadedSettings loaded;
-    if (screen && paths.state.empty()) {
-        loaded.warnings.push_back("no home directory (HOME is unset and the account has none): the screen's choices "
-                                  "are not remembered");
-    } else if (screen) {
-        loaded.state_path = paths.state;
-        auto state = read_state(paths.state);
-        if (state.ok()) layers.push_back(std::move(state.value()));
-        else loaded.warnings.push_back("ignoring the remembered screen settings: " + state.error());
-    }
     auto environment = settings_from_environment(getenv);
     if (!environment.ok()) return Error{environment.error()};
     layers.push_back(std::move(environment.value()));
@@ -69,7 +71,8 @@ Result<LoadedSettings> load_settings(Options& options, const std::set<std::strin
 int write_config_file(const Options& options, const std::function<const char*(const char*)>& getenv) {
     const std::string path = options.write_config->empty() ? setting_paths(getenv).user : *options.write_config;
     if (path.empty()) {
-        std::cerr << "musatop: no home directory (HOME is unset and the account has none): give --write-config a FILE\n";
+        std::cerr
+            << "musatop: no home directory (HOME is unset and the account has none): give --write-config a FILE\n";
         return 1;
     }
     std::error_code error;
@@ -78,7 +81,8 @@ int write_config_file(const Options& options, const std::function<const char*(co
         return 1;
     }
     if (const auto parent = fs::path(path).parent_path(); !parent.empty()) fs::create_directories(parent, error);
-    const auto written = replace_file(path, default_config_text());  // atomic; a symlink there is replaced, not followed
+    const auto written =
+        replace_file(path, default_config_text());  // atomic; a symlink there is replaced, not followed
     if (!written.ok()) {
         std::cerr << "musatop: cannot write " << sanitize(written.error()) << "\n";
         return 1;

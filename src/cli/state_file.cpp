@@ -26,8 +26,9 @@ bool is_state_key(std::string_view key) {
 
 std::string state_text(const tui::ScreenChoices& c) {
     const auto flag = [](bool b) { return b ? "true" : "false"; };
-    return std::string("# Written by musatop: what was last chosen on the screen. Flags and\n"
-                       "# MUSATOP_* variables win over it; delete the file to forget.\n") +
+    return std::string(
+               "# Written by musatop: what was last chosen on the screen. Flags, MUSATOP_*\n"
+               "# variables and the config files win over it; delete the file to forget.\n") +
            "sort = \"" + to_string(c.sort) + "\"\nreverse = " + flag(c.reverse) + "\ncompact = " + flag(c.compact) +
            "\ntrends = " + flag(c.trends) + "\n";
 }

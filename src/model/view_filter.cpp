@@ -9,7 +9,7 @@
 namespace musatop {
 namespace {
 
-constexpr std::array<SortField, 6> sort_order = {SortField::gpu_memory, SortField::cpu, SortField::rss,
+constexpr std::array<SortField, 6> sort_order = {SortField::gpu_memory, SortField::cpu,  SortField::rss,
                                                  SortField::pid,        SortField::user, SortField::gpu};
 
 // -1, 0, 1 comparison of a present attribute; nullopt when the row's value is unknown.
@@ -60,9 +60,12 @@ std::optional<SortField> sort_field_from_string(std::string_view name) {
     return std::nullopt;
 }
 
-SortField next_sort_field(SortField field) {
-    const auto it = std::find(sort_order.begin(), sort_order.end(), field);
-    return (it == sort_order.end() || it + 1 == sort_order.end()) ? sort_order.front() : *(it + 1);
+SortField next_sort_field(SortField field, bool host_columns) {
+    auto it = std::find(sort_order.begin(), sort_order.end(), field);
+    do {
+        it = (it == sort_order.end() || it + 1 == sort_order.end()) ? sort_order.begin() : it + 1;
+    } while (!host_columns && (*it == SortField::cpu || *it == SortField::rss));
+    return *it;
 }
 
 bool device_visible(const Device& device, const ViewFilter& filter) {

@@ -73,7 +73,9 @@ Effect handle_modal_key(UiState& state, const Key& key, const ScreenContext& con
             return Effect::redraw;
         case KeyKind::page_down: state.modal_scroll += context.modal_page_size; return Effect::redraw;
         case KeyKind::home: state.modal_scroll = 0; return Effect::redraw;
-        case KeyKind::end: state.modal_scroll = std::numeric_limits<int>::max() / 2; return Effect::redraw;  // clamped when drawn
+        case KeyKind::end:
+            state.modal_scroll = std::numeric_limits<int>::max() / 2;
+            return Effect::redraw;  // clamped when drawn
         default: break;
     }
     const bool closes = key.kind == KeyKind::enter || key.kind == KeyKind::escape || key.is('q') || key.is('Q');
@@ -200,12 +202,14 @@ Effect handle_key(UiState& state, const Key& key, const ScreenContext& context) 
         case Action::select_next: select_row(state, context, state.selection + 1); break;
         case Action::select_first: select_row(state, context, 0); break;
         case Action::select_last: select_row(state, context, process_count(context) - 1); break;
-        case Action::gpus_page_up: state.device_offset = std::max(0, state.device_offset - context.device_page_size); break;
+        case Action::gpus_page_up:
+            state.device_offset = std::max(0, state.device_offset - context.device_page_size);
+            break;
         case Action::gpus_page_down: state.device_offset += context.device_page_size; break;
         case Action::trend_next: cycle_trend(state, context, 1); break;
         case Action::trend_previous: cycle_trend(state, context, -1); break;
         case Action::toggle_trends: state.trends_visible = !state.trends_visible; break;
-        case Action::sort_next: state.filter.sort = next_sort_field(state.filter.sort); break;
+        case Action::sort_next: state.filter.sort = next_sort_field(state.filter.sort, !state.compact); break;
         case Action::sort_reverse: state.filter.reverse = !state.filter.reverse; break;
         case Action::search:
             state.search_editing = true;
@@ -225,9 +229,7 @@ Effect handle_key(UiState& state, const Key& key, const ScreenContext& context) 
             break;
         case Action::my_processes: state.current_user_only = !state.current_user_only; break;
         case Action::compact: state.compact = !state.compact; break;
-        case Action::refresh:
-            state.message.show("Refresh requested.", context.now);
-            return Effect::refresh;
+        case Action::refresh: state.message.show("Refresh requested.", context.now); return Effect::refresh;
         case Action::details:
             if (const GpuProcess* p = selected_process(state, context)) {
                 open_modal(state, Modal::details, *p);
@@ -249,7 +251,7 @@ Effect handle_key(UiState& state, const Key& key, const ScreenContext& context) 
                 state.message.show("Demo data: termination is disabled.", context.now);
             } else if (context.provenance == Provenance::replayed) {
                 state.message.show("Replayed data: these are not live processes; termination is disabled.",
-                             context.now);
+                                   context.now);
             } else if (!target_is_current(*p, context.unfiltered, context.provenance)) {
                 state.message.show("Cannot terminate: stale or unverified process data.", context.now);
             } else {

@@ -44,7 +44,8 @@ TEST(Settings, EveryErrorNamesTheFileLineAndColumn) {
     EXPECT_EQ(parse_error("intervall = 2\n"), "c.toml:1:1: unknown key 'intervall'");
     EXPECT_EQ(parse_error("\ninterval = \"fast\"\n"), "c.toml:2:12: interval: expected a number");
     EXPECT_EQ(parse_error("interval = 0.01\n"), "c.toml:1:12: interval: 0.01 is out of range (0.05 to 3600)");
-    EXPECT_EQ(parse_error("sort = \"size\"\n"), "c.toml:1:8: sort: 'size' is not one of gpu_memory,cpu,rss,pid,user,gpu");
+    EXPECT_EQ(parse_error("sort = \"size\"\n"),
+              "c.toml:1:8: sort: 'size' is not one of gpu_memory,cpu,rss,pid,user,gpu");
     EXPECT_EQ(parse_error("[serve]\nlisten = 9499\n"), "c.toml:2:10: serve.listen: expected a string");
     EXPECT_EQ(parse_error("[serve]\nport = 1\n"), "c.toml:2:1: unknown key 'serve.port'");
     EXPECT_EQ(parse_error("[gpu]\nx = 1\n"), "c.toml:1:2: unknown key 'gpu'");
@@ -54,7 +55,7 @@ TEST(Settings, EveryErrorNamesTheFileLineAndColumn) {
     const std::string broken = parse_error("sort = \"pid\"\n[x\n");
     EXPECT_EQ(broken.rfind("c.toml:2:3: ", 0), 0u) << broken;
     EXPECT_EQ(parse_error("interval = 1\ninterval = 2\n").rfind("c.toml:2:", 0), 0u);  // a duplicate key
-    EXPECT_EQ(parse_error(""), "");  // an empty file is all defaults
+    EXPECT_EQ(parse_error(""), "");                                                    // an empty file is all defaults
 }
 
 TEST(Settings, ValuesReachTheOptions) {
@@ -105,7 +106,7 @@ TEST(Settings, TheWrittenDefaultsParseBackToTheBuiltInDefaults) {
     EXPECT_DOUBLE_EQ(written.health.power_at_limit_ratio, defaults.health.power_at_limit_ratio);
 }
 
-TEST(Settings, PrecedenceFlagsEnvironmentStateUserSystemDefaults) {
+TEST(Settings, PrecedenceFlagsEnvironmentUserSystemStateDefaults) {
     musatop::testing::TempDir dir;
     const auto write = [&](const std::string& name, const std::string& text) {
         std::ofstream(dir.path() / name) << text;
@@ -119,12 +120,12 @@ TEST(Settings, PrecedenceFlagsEnvironmentStateUserSystemDefaults) {
     Options o;
     const auto loaded = load_settings(o, {"gmi"}, true, paths, env.getenv());  // --gmi was given
     ASSERT_TRUE(loaded.ok()) << loaded.error();
-    EXPECT_EQ(o.interval_seconds, 2.0);         // user over system
-    EXPECT_TRUE(o.ascii);                       // system over default
-    EXPECT_EQ(o.filter.sort, SortField::user);  // state over the user file
-    EXPECT_TRUE(o.compact);
-    EXPECT_EQ(o.timeout_seconds, 9.0);  // environment over both files
-    EXPECT_EQ(o.gmi, "mthreads-gmi");   // the flag over everything (its value was parsed already)
+    EXPECT_EQ(o.interval_seconds, 2.0);        // user over system
+    EXPECT_TRUE(o.ascii);                      // system over default
+    EXPECT_EQ(o.filter.sort, SortField::pid);  // the user file over the remembered state
+    EXPECT_TRUE(o.compact);                    // state where no file sets the key
+    EXPECT_EQ(o.timeout_seconds, 9.0);         // environment over both files
+    EXPECT_EQ(o.gmi, "mthreads-gmi");          // the flag over everything (its value was parsed already)
     EXPECT_EQ(loaded->state_path, paths.state);
 
     Options one_shot;  // --once/--json: the screen's state does not apply
@@ -198,7 +199,8 @@ TEST(StateFile, WrittenAtomicallyAndReadBack) {
     EXPECT_TRUE(o.compact);
     EXPECT_FALSE(o.trends);
     int files = 0;
-    for (const auto& entry : std::filesystem::directory_iterator(dir.path() / "deep/er")) files += entry.is_regular_file();
+    for (const auto& entry : std::filesystem::directory_iterator(dir.path() / "deep/er"))
+        files += entry.is_regular_file();
     EXPECT_EQ(files, 1);  // no temporary left behind
     std::ofstream(path) << "interval = 2\n";
     EXPECT_FALSE(read_state(path).ok());  // only screen choices belong there

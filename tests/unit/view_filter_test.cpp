@@ -120,3 +120,17 @@ TEST(ViewFilter, SortFieldNamesAndCycle) {
     EXPECT_EQ(seen, (std::vector<std::string>{"gpu_memory", "cpu", "rss", "pid", "user", "gpu"}));
     EXPECT_EQ(field, SortField::gpu_memory);
 }
+
+// A table without CPU and RSS columns (compact, the cluster view) cycles through the
+// columns it shows, and from a field it does not show (a config's "cpu") goes on.
+TEST(ViewFilter, SortCycleSkipsColumnsTheTableDoesNotShow) {
+    SortField field = SortField::gpu_memory;
+    std::vector<std::string> seen;
+    for (int i = 0; i < 4; ++i) {
+        seen.push_back(to_string(field));
+        field = next_sort_field(field, false);
+    }
+    EXPECT_EQ(seen, (std::vector<std::string>{"gpu_memory", "pid", "user", "gpu"}));
+    EXPECT_EQ(field, SortField::gpu_memory);
+    EXPECT_EQ(next_sort_field(SortField::cpu, false), SortField::pid);
+}

@@ -25,12 +25,12 @@ using SettingValue = std::variant<bool, double, std::string>;
 enum class SettingKind { boolean, number, text, choice };
 
 struct SettingKey {
-    std::string_view key;      // "interval", "serve.listen", "health.idle_minutes"
-    std::string_view flag;     // the flag that sets it explicitly ("" when none)
+    std::string_view key;   // "interval", "serve.listen", "health.idle_minutes"
+    std::string_view flag;  // the flag that sets it explicitly ("" when none)
     SettingKind kind = SettingKind::text;
-    double min = 0, max = 0;   // numbers: the allowed range
-    std::string_view choices;  // choice: "a|b|c"
-    std::string_view comment;  // one line above the key in --write-config
+    double min = 0, max = 0;        // numbers: the allowed range
+    std::string_view choices;       // choice: "a|b|c"
+    std::string_view comment;       // one line above the key in --write-config
     std::string_view default_toml;  // the built-in default as TOML
     void (*apply)(Options&, const SettingValue&) = nullptr;
     // The flag's argument in --help ("SECONDS"); a number flag's unit is its lower case.
@@ -86,8 +86,7 @@ struct LoadedSettings {
 // `screen`, and the environment, and applies them under the explicit flags. A bad
 // file or variable is an error naming it: nothing is applied then.
 Result<LoadedSettings> load_settings(Options& options, const std::set<std::string>& explicit_keys, bool screen,
-                                     const SettingPaths& paths,
-                                     const std::function<const char*(const char*)>& getenv);
+                                     const SettingPaths& paths, const std::function<const char*(const char*)>& getenv);
 
 // --write-config [FILE]: the exit status, messages on stderr.
 int write_config_file(const Options& options, const std::function<const char*(const char*)>& getenv);

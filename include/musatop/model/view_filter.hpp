@@ -16,7 +16,9 @@ enum class SortField { gpu_memory, cpu, rss, pid, user, gpu };
 
 const char* to_string(SortField field);
 std::optional<SortField> sort_field_from_string(std::string_view name);
-SortField next_sort_field(SortField field);
+// The next field of the sort order among those the screen shows: a table without the
+// host's CPU and RSS columns (the compact layout, the cluster view) skips them.
+SortField next_sort_field(SortField field, bool host_columns = true);
 
 struct ViewFilter {
     std::optional<std::set<std::int64_t>> gpu_indices;
@@ -24,7 +26,7 @@ struct ViewFilter {
     // Exact, case-sensitive user names a row must have; every entry must match
     // (--user and the screen's "my processes" both add one).
     std::vector<std::string> users;
-    std::optional<std::int64_t> slurm_job;         // --job: this Slurm job only
+    std::optional<std::int64_t> slurm_job;        // --job: this Slurm job only
     std::optional<std::string> container_prefix;  // --container: ids starting so
     // Substring of PID, GPU index, user, command, job, container, pod or unit, any case.
     std::string search;

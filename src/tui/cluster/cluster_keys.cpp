@@ -8,6 +8,7 @@
 namespace musatop::tui {
 namespace {
 
+// clang-format off
 enum class Do { none, quit, help, up, down, page_up, page_down, first, last, open, nodes, search, sort, reverse, refresh, kill };
 
 // Footer order first, then the keys only the help dialog names.
@@ -35,6 +36,7 @@ constexpr std::array<KeyRow<Do>, 11> kKeys = {{
     {"k", "", false, "refused: the processes of remote nodes are read-only here (F9 too).",
      {{{ch('k'), Do::kill}, {fn(9), Do::kill}}}},
 }};
+// clang-format on
 
 // The first line of the selected node inside the node area.
 void keep_selected_visible(ClusterUiState& state, const cluster::ClusterSnapshot* cluster, int page) {
@@ -91,7 +93,8 @@ ClusterEffect handle_cluster_key(ClusterUiState& state, const Key& key, const cl
     if (state.help) {
         if (key.kind == KeyKind::up) state.help_scroll = std::max(0, state.help_scroll - 1);
         else if (key.kind == KeyKind::down) ++state.help_scroll;
-        else if (key.kind == KeyKind::escape || key.kind == KeyKind::enter || key.is('q') || key.is('?')) state.help = false;
+        else if (key.kind == KeyKind::escape || key.kind == KeyKind::enter || key.is('q') || key.is('?'))
+            state.help = false;
         return ClusterEffect::redraw;
     }
     const Do action = action_in<Do>(kKeys, key);
@@ -100,23 +103,39 @@ ClusterEffect handle_cluster_key(ClusterUiState& state, const Key& key, const cl
     switch (action) {
         case Do::none: return ClusterEffect::none;
         case Do::quit: return ClusterEffect::quit;
-        case Do::help: state.help = true; state.help_scroll = 0; break;
+        case Do::help:
+            state.help = true;
+            state.help_scroll = 0;
+            break;
         case Do::up: --state.selected; break;
         case Do::down: ++state.selected; break;
-        case Do::page_up: state.line_offset = std::max(0, state.line_offset - page); state.selected -= std::max(1, page / 3); break;
-        case Do::page_down: state.line_offset += page; state.selected += std::max(1, page / 3); break;
+        case Do::page_up:
+            state.line_offset = std::max(0, state.line_offset - page);
+            state.selected -= std::max(1, page / 3);
+            break;
+        case Do::page_down:
+            state.line_offset += page;
+            state.selected += std::max(1, page / 3);
+            break;
         case Do::first: state.selected = 0; break;
         case Do::last: state.selected = count - 1; break;
         case Do::open: return count ? ClusterEffect::drill : ClusterEffect::none;
-        case Do::nodes: state.node_editing = true; state.draft.text = state.nodes.text(); break;
+        case Do::nodes:
+            state.node_editing = true;
+            state.draft.text = state.nodes.text();
+            break;
         case Do::search:
             state.search_editing = true;
             state.draft.text = state.search_before = state.filter.search;
             break;
-        case Do::sort: state.filter.sort = next_sort_field(state.filter.sort); break;
+        case Do::sort:  // the table shows no CPU or RSS column
+            state.filter.sort = next_sort_field(state.filter.sort, false);
+            break;
         case Do::reverse: state.filter.reverse = !state.filter.reverse; break;
         case Do::refresh: state.message.show("Refresh requested.", now); return ClusterEffect::refresh;
-        case Do::kill: state.message.show("Remote processes are read-only: SIGTERM is refused in the cluster view.", now); break;
+        case Do::kill:
+            state.message.show("Remote processes are read-only: SIGTERM is refused in the cluster view.", now);
+            break;
     }
     keep_selected_visible(state, cluster, page);
     return ClusterEffect::redraw;
