@@ -66,3 +66,25 @@ TEST(TuiSettings, ConfigSetsTheFirstStateAndABadStateFileIsIgnored) {
     quit_and_check_terminal(tui);
     EXPECT_NE(read_text(scenario.dir() / "stderr").find("ignoring the remembered screen settings"), std::string::npos);
 }
+
+// A key the user wrote in the config file wins over a key press remembered from an
+// earlier run; keys the file leaves unset are still remembered.
+TEST(TuiSettings, TheConfigFileWinsOverTheRememberedState) {
+    Scenario scenario;
+    two_processes(scenario);
+    const auto config = scenario.dir() / "home/.config/musatop/config.toml";
+    std::filesystem::create_directories(config.parent_path());
+    std::ofstream(config) << "sort = \"pid\"\n";
+    {
+        TmuxSession tui(scenario, {"--interval", "0.2"}, 100, 30);
+        ASSERT_TRUE(tui.wait_for("sort=pid")) << tui.screen();
+        tui.keys({"s", "S"});  // user, reversed
+        ASSERT_TRUE(tui.wait_for("sort=user reversed")) << tui.screen();
+        quit_and_check_terminal(tui);
+    }
+    const auto state = scenario.dir() / "home/.local/state/musatop/state.toml";
+    ASSERT_NE(read_text(state).find("sort = \"user\""), std::string::npos);  // remembered...
+    TmuxSession tui(scenario, {"--interval", "0.2"}, 100, 30);
+    ASSERT_TRUE(tui.wait_for("sort=pid reversed")) << tui.screen();  // ...but the file's sort wins
+    quit_and_check_terminal(tui);
+}
