@@ -16,7 +16,9 @@ if(MUSATOP_SCDOC AND MUSATOP_GZIP)
     VERBATIM)
   add_custom_target(man ALL DEPENDS ${man_page})
   install(FILES ${man_page} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+  set(CPACK_MUSATOP_MAN_PAGE_BUILT ON)  # CPack passes CPACK_* on to its scripts
 else()
+  set(CPACK_MUSATOP_MAN_PAGE_BUILT OFF)
   message(STATUS "scdoc not found: the man page is not built (apt-get install scdoc)")
 endif()
 
@@ -100,4 +102,7 @@ string(REPLACE "\n.\n" "\n\n" CPACK_RPM_PACKAGE_DESCRIPTION "${CPACK_DEBIAN_PACK
 set(CPACK_RPM_EXCLUDE_FROM_AUTO_FILELIST_ADDITION /usr/lib/systemd /usr/lib/systemd/system /usr/share/man
     /usr/share/man/man1 /usr/share/bash-completion /usr/share/bash-completion/completions /usr/share/zsh
     /usr/share/zsh/vendor-completions /usr/share/fish /usr/share/fish/vendor_completions.d /usr/share/doc)
+# What the package needs, checked before CPack starts (cmake/package_preflight.cmake).
+set(CPACK_PRE_BUILD_SCRIPTS ${PROJECT_SOURCE_DIR}/cmake/package_preflight.cmake)
+set(CPACK_MUSATOP_BINARY_DIR ${PROJECT_BINARY_DIR})
 include(CPack)
