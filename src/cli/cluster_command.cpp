@@ -91,16 +91,16 @@ cluster::FetchSettings fetch_settings(const Options& options) {
     return settings;
 }
 
+// The cluster screen over either source; `refresh_note` says where the data comes from.
 int run_cluster_screen(const Options& options, std::unique_ptr<cluster::ClusterSource> source,
-                       const cluster::NodeFilter& nodes) {
+                       const cluster::NodeFilter& nodes, const std::string& refresh_note) {
     cluster::ClusterSampler sampler(std::move(source), Seconds(options.interval_seconds));
     tui::ClusterTuiSettings settings;
     settings.filter = options.filter;
     settings.nodes = nodes;
     settings.ascii = options.ascii;
-    std::ostringstream every;
-    every << "from the nodes, every " << options.interval_seconds << " s";
-    settings.refresh_note = every.str();
+    settings.free = options.cluster.free;
+    settings.refresh_note = refresh_note;
     settings.node_screen = screen_settings(options, std::nullopt);
     return tui::run_cluster_tui(settings, sampler);
 }
@@ -129,17 +129,9 @@ int run_prometheus(const Options& options, const cluster::NodeFilter& filter, bo
     auto made = cluster::PrometheusSource::make(settings);
     if (!made.ok()) throw UsageProblem{made.error()};
     auto source = std::move(made.value());
-    if (interactive) {
-        cluster::ClusterSampler sampler(std::move(source), Seconds(options.interval_seconds));
-        tui::ClusterTuiSettings screen;
-        screen.filter = options.filter;
-        screen.nodes = filter;
-        screen.ascii = options.ascii;
-        screen.refresh_note =
-            "from Prometheus: the data changes once per scrape interval";  // said once (it read "prometheus from Prometheus")
-        screen.node_screen = screen_settings(options, std::nullopt);
-        return tui::run_cluster_tui(screen, sampler);
-    }
+    if (interactive)  // said once (it read "prometheus from Prometheus")
+        return run_cluster_screen(options, std::move(source), filter,
+                                  "from Prometheus: the data changes once per scrape interval");
     const auto until = mono_now() + to_duration(settings.timeout + Seconds(0.25));
     if (!options.json) source->set_scope(cluster::RoundScope{true, std::nullopt});  // --once draws a few values
     auto view = source->round(until, CancelToken{});
@@ -148,8 +140,9 @@ int run_prometheus(const Options& options, const cluster::NodeFilter& filter, bo
 }
 
 int print_once(const Options& options, const cluster::ClusterSnapshot& view) {
-    const cluster::TextOptions text{options.cluster.show_pid, options.cluster.show_cmd, options.cluster.no_processes};
-    if (options.json) cluster::write_cluster_json(std::cout, view, options.filter);
+    const cluster::TextOptions text{options.cluster.show_pid, options.cluster.show_cmd, options.cluster.no_processes,
+                                    options.cluster.free};
+    if (options.json) cluster::write_cluster_json(std::cout, view, options.filter, options.cluster.free);
     else std::cout << cluster::render_cluster_text(view, options.filter, text);
     std::cout << std::flush;
     return view.all_ok() ? 0 : 1;
@@ -174,7 +167,11 @@ int run_cluster(const Options& options, bool interactive) {
         const Seconds interval(options.interval_seconds);
         auto source = std::make_unique<cluster::DirectSource>(nodes, settings,
                                                               std::max(3 * interval, settings.timeout + interval));
-        if (interactive) return run_cluster_screen(options, std::move(source), filter.value());
+        if (interactive) {
+            std::ostringstream every;
+            every << "from the nodes, every " << options.interval_seconds << " s";
+            return run_cluster_screen(options, std::move(source), filter.value(), every.str());
+        }
         // One round: every node answers, fails or times out within the timeout.
         const auto until = mono_now() + to_duration(settings.timeout + Seconds(0.25));
         return print_once(options, cluster::filtered(source->round(until, CancelToken{}), filter.value()));

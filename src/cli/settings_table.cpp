@@ -70,6 +70,9 @@ constexpr SettingKey kKeys[] = {
          });
      },
      "FILE", "TLS and basic-auth users, in the exporter-toolkit format of node_exporter"},
+    {"cluster.free_below_percent", "", K::number, 0.1, 100, "",
+     "The cluster view: a GPU with no process and utilisation under this percentage is free.", "5.0",
+     [](Options& o, const SettingValue& v) { o.cluster.free.below_percent = as_number(v); }},
     {"health.power_at_limit_percent", "", K::number, 50, 100, "",
      "Health: power draw at or above this percentage of the limit is a finding.", "98.0",
      [](Options& o, const SettingValue& v) { o.health.power_at_limit_ratio = as_number(v) / 100; }},

@@ -37,7 +37,7 @@ void time_value(Writer& w, const std::optional<WallTime>& time) {
     else w.Null();
 }
 
-void node_json(Writer& w, const NodeView& node, const ViewFilter& filter) {
+void node_json(Writer& w, const NodeView& node, const ViewFilter& filter, const FreeRule& free) {
     w.StartObject();
     w.Key("address");
     text(w, node.address);
@@ -59,18 +59,28 @@ void node_json(Writer& w, const NodeView& node, const ViewFilter& filter) {
     } else {
         w.Null();
     }
+    w.Key("free_gpus");
+    const auto indices = node.snapshot ? free_gpu_indices(*node.snapshot, filter, free) : std::nullopt;
+    if (indices) {
+        w.StartArray();
+        for (const auto index : *indices) w.Int64(index);
+        w.EndArray();
+    } else {
+        w.Null();
+    }
     w.EndObject();
 }
 
 std::string mib(const std::optional<std::int64_t>& bytes) { return bytes ? std::to_string(*bytes >> 20) : "??"; }
 
-std::string header_line(const NodeView& node, WallTime now) {
+std::string header_line(const NodeView& node, WallTime now, const ViewFilter& filter, const FreeRule& free) {
     const std::string name = sanitize(node.hostname.value_or(node.address));
     std::string line = name + " (" + sanitize(node.address) + ")";
     if (node.snapshot) {
         line += "  " + format_local_seconds(node.snapshot->sampled_at) + "  Driver " +
                 sanitize_or_na(node.snapshot->driver_version);
         if (node.latency_ms) line += "  " + latency_text(*node.latency_ms);
+        if (const auto label = free_label(node, filter, free); !label.empty()) line += "  " + label;
     }
     if (node.state == NodeState::ok) return line;
     std::string state = to_string(node.state);
@@ -105,7 +115,15 @@ std::string gpu_line(const Device& d, const Snapshot& view, std::size_t name_wid
 
 }  // namespace
 
-void write_cluster_json(std::ostream& out, const ClusterSnapshot& cluster, const ViewFilter& filter) {
+std::string free_label(const NodeView& node, const ViewFilter& filter, const FreeRule& rule) {
+    if (!node.snapshot) return "";
+    const FreeCount count = count_free(*node.snapshot, filter, rule);
+    if (count.unknown) return "";
+    return "free " + std::to_string(count.free) + "/" + std::to_string(count.free + count.in_use);
+}
+
+void write_cluster_json(std::ostream& out, const ClusterSnapshot& cluster, const ViewFilter& filter,
+                        const FreeRule& free) {
     rapidjson::OStreamWrapper stream(out);
     Writer w(stream);
     w.SetIndent(' ', 2);
@@ -122,7 +140,7 @@ void write_cluster_json(std::ostream& out, const ClusterSnapshot& cluster, const
     w.StartArray();
     std::vector<std::string> errors = cluster.errors;
     for (const NodeView& node : cluster.nodes) {
-        node_json(w, node, filter);
+        node_json(w, node, filter, free);
         if (node.state != NodeState::ok)
             errors.push_back(node.address + ": " + node.error.value_or(to_string(node.state)));
     }
@@ -138,16 +156,16 @@ void write_cluster_json(std::ostream& out, const ClusterSnapshot& cluster, const
     out << '\n';
 }
 
-std::string render_cluster_json(const ClusterSnapshot& cluster, const ViewFilter& filter) {
+std::string render_cluster_json(const ClusterSnapshot& cluster, const ViewFilter& filter, const FreeRule& free) {
     std::ostringstream out;
-    write_cluster_json(out, cluster, filter);
+    write_cluster_json(out, cluster, filter, free);
     return out.str();
 }
 
 std::string render_cluster_text(const ClusterSnapshot& cluster, const ViewFilter& filter, const TextOptions& options) {
     std::string out;
     for (const auto& node : cluster.nodes) {
-        out += header_line(node, cluster.sampled_at) + "\n";
+        out += header_line(node, cluster.sampled_at, filter, options.free) + "\n";
         if (!node.snapshot) continue;
         const Snapshot view = node_view(*node.snapshot, filter);
         std::size_t name_width = 0;

@@ -56,7 +56,7 @@ cluster::ClusterSnapshot make_cluster(int nodes, int gpus) {
 std::string draw(const cluster::ClusterSnapshot& cluster, ClusterUiState& state, int width, int height,
                  ClusterGeometry* geometry = nullptr) {
     Canvas canvas(width, height);
-    ClusterScreenInput in{&cluster, &state, false, "musatop", "every 1 s", {}};
+    ClusterScreenInput in{&cluster, &state, false, "musatop", "every 1 s", {}, {}};
     const auto g = draw_cluster_screen(canvas, in);
     state.line_offset = g.line_offset;
     if (geometry) *geometry = g;
@@ -75,7 +75,7 @@ TEST(ClusterScreen, TheSecondLineSaysWhereTheDataComesFromOnce) {
     ClusterUiState state;
     Canvas canvas(120, 30);
     ClusterScreenInput in{
-        &cluster, &state, false, "musatop", "from Prometheus: the data changes once per scrape interval", {}};
+        &cluster, &state, false, "musatop", "from Prometheus: the data changes once per scrape interval", {}, {}};
     draw_cluster_screen(canvas, in);
     EXPECT_EQ(canvas.row_text(1).rfind("from Prometheus: the data changes once per scrape interval", 0), 0u)
         << canvas.row_text(1);
@@ -102,7 +102,7 @@ TEST(ClusterScreen, EverySizeFrom60x12FitsAndTooSmallSaysSo) {
             ClusterUiState state;
             state.selected = 7;
             Canvas canvas(width, height);
-            ClusterScreenInput in{&cluster, &state, width % 2 == 0, "musatop", "every 1 s", {}};
+            ClusterScreenInput in{&cluster, &state, width % 2 == 0, "musatop", "every 1 s", {}, {}};
             const auto g = draw_cluster_screen(canvas, in);
             EXPECT_EQ(g.too_small, width < 60 || height < 12) << width << "x" << height;
             for (int r = 0; r < height; ++r)
@@ -159,10 +159,27 @@ TEST(ClusterScreen, NodeFilterSearchSortAndRefusals) {
     handle_cluster_key(state, Key::character('k'), &cluster, 10, now);
     EXPECT_EQ(state.message.text, "Remote processes are read-only: SIGTERM is refused in the cluster view.");
     handle_cluster_key(state, Key::character('s'), &cluster, 10, now);
-    EXPECT_EQ(state.filter.sort, SortField::cpu);
+    EXPECT_EQ(state.filter.sort, SortField::pid);  // the table has no CPU or RSS column to sort by
     EXPECT_EQ(handle_cluster_key(state, Key{KeyKind::enter}, &cluster, 10, now), ClusterEffect::drill);
     EXPECT_EQ(handle_cluster_key(state, Key::character('r'), &cluster, 10, now), ClusterEffect::refresh);
     EXPECT_EQ(handle_cluster_key(state, Key::character('q'), &cluster, 10, now), ClusterEffect::quit);
     state.filter.users = {"alice"};
     EXPECT_NE(draw(cluster, state, 100, 30).find("user alice"), std::string::npos);
+}
+
+// "Which GPUs are free": the totals count free / in use / unknown (utilisation under
+// the threshold and no process), and each node's header says its own.
+TEST(ClusterScreen, TheHeaderCountsFreeGpusAndEachNodeSaysItsOwn) {
+    auto cluster = make_cluster(2, 2);
+    Snapshot s = *cluster.nodes[0].snapshot;
+    std::erase_if(s.processes, [](const GpuProcess& p) { return p.device_index == 1; });
+    s.devices[1].gpu_utilization_percent = 1.0;  // idle cards sit at a few percent
+    s.processes_sampled_at = s.sampled_at;
+    cluster.nodes[0].snapshot = std::make_shared<const Snapshot>(s);
+    ClusterUiState state;
+    const std::string text = draw(cluster, state, 140, 30);
+    EXPECT_NE(text.find("GPUs 4: 1 free, 3 in use |"), std::string::npos) << text;
+    EXPECT_NE(text.find("free 1/2"), std::string::npos) << text;
+    state.filter.gpu_indices = std::set<std::int64_t>{0};
+    EXPECT_NE(draw(cluster, state, 140, 30).find("GPUs 2: 0 free, 2 in use |"), std::string::npos);
 }

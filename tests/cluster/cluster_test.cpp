@@ -268,7 +268,8 @@ TEST(ClusterOutput, JsonDocumentAsTheContractSays) {
     std::vector<std::string> node_keys;
     for (const auto& item : node.items()) node_keys.push_back(item.key());
     EXPECT_EQ(node_keys, (std::vector<std::string>{"address", "hostname", "state", "latency_ms", "error", "fetched_at",
-                                                   "snapshot"}));
+                                                   "snapshot", "free_gpus"}));  // free_gpus appended
+    EXPECT_TRUE(doc["nodes"][1]["free_gpus"].is_null());                        // never reached: unknown
     EXPECT_EQ(node["latency_ms"], 1.84);
     EXPECT_EQ(node["snapshot"]["schema_version"], 1);
     EXPECT_EQ(node["snapshot"]["devices"].size(), 2u);
@@ -293,11 +294,13 @@ TEST(ClusterOutput, GpustatLinesPerNode) {
               std::string::npos)
         << text;
     EXPECT_NE(text.find("gpu02:9499 (gpu02:9499)  unreachable: connection refused\n"), std::string::npos) << text;
-    const std::string with_pid = render_cluster_text(tracker.view(t0), ViewFilter{}, TextOptions{true, false, false});
+    const std::string with_pid =
+        render_cluster_text(tracker.view(t0), ViewFilter{}, TextOptions{true, false, false, {}});
     EXPECT_NE(with_pid.find("alice/77(12000M)"), std::string::npos);
-    const std::string with_cmd = render_cluster_text(tracker.view(t0), ViewFilter{}, TextOptions{false, true, false});
+    const std::string with_cmd =
+        render_cluster_text(tracker.view(t0), ViewFilter{}, TextOptions{false, true, false, {}});
     EXPECT_NE(with_cmd.find("alice:python train.py(12000M)"), std::string::npos);
-    const std::string bare = render_cluster_text(tracker.view(t0), ViewFilter{}, TextOptions{false, false, true});
+    const std::string bare = render_cluster_text(tracker.view(t0), ViewFilter{}, TextOptions{false, false, true, {}});
     EXPECT_EQ(bare.find("alice"), std::string::npos);
     EXPECT_EQ(latency_text(0.84), "840 \xc2\xb5s");
     EXPECT_EQ(latency_text(2100), "2.1 s");
@@ -437,7 +440,7 @@ TEST(ClusterOutput, AnUnknownUserIsTwoQuestionMarksAsTheContractSays) {
     node.state = NodeState::ok;
     node.snapshot = std::make_shared<const musatop::Snapshot>(snapshot);
     cluster.nodes.push_back(node);
-    const std::string text = render_cluster_text(cluster, ViewFilter{}, TextOptions{false, true, false});
+    const std::string text = render_cluster_text(cluster, ViewFilter{}, TextOptions{false, true, false, {}});
     EXPECT_NE(text.find("?\?:?\?(288M)"), std::string::npos) << text;
 }
 

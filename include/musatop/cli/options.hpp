@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "musatop/model/gpu_free.hpp"
 #include "musatop/model/health.hpp"
 #include "musatop/model/view_filter.hpp"
 #include "musatop/serve/process_metrics.hpp"
@@ -61,6 +62,7 @@ struct ClusterOptions {
     std::optional<std::string> prometheus_password_file;
     std::optional<std::string> prometheus_bearer_token_file;
     std::optional<std::string> prometheus_ca;
+    FreeRule free;  // [cluster] free_below_percent
     bool active() const { return nodes || nodes_file || prometheus; }
 };
 

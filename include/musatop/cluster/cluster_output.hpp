@@ -6,24 +6,32 @@
 #include <string>
 
 #include "musatop/cluster/cluster_view.hpp"
+#include "musatop/model/gpu_free.hpp"
 
 namespace musatop::cluster {
 
 // {"schema_version": 1, "kind": "cluster", ..., "nodes": [...], "errors": [...]};
 // each snapshot is the node's own --json document through `filter`.
-std::string render_cluster_json(const ClusterSnapshot& cluster, const ViewFilter& filter);
+// Appended to each node (after cluster.md's keys): "free_gpus", the indices of its
+// free GPUs (model/gpu_free.hpp), null while its process list is unknown.
+std::string render_cluster_json(const ClusterSnapshot& cluster, const ViewFilter& filter, const FreeRule& free = {});
 
 // The same, written piece by piece: a thousand nodes' documents are never one
 // string in memory.
-void write_cluster_json(std::ostream& out, const ClusterSnapshot& cluster, const ViewFilter& filter);
+void write_cluster_json(std::ostream& out, const ClusterSnapshot& cluster, const ViewFilter& filter,
+                        const FreeRule& free = {});
 
 struct TextOptions {
     bool show_pid = false;
     bool show_cmd = false;
     bool no_processes = false;
+    FreeRule free;
 };
 
-// gpu01 (gpu01:9499)  2026-12-02 10:00:00  Driver 3.3.8  1.84 ms
+// "free 2/8": a node's free GPUs among those shown; "" while unknown.
+std::string free_label(const NodeView& node, const ViewFilter& filter, const FreeRule& rule);
+
+// gpu01 (gpu01:9499)  2026-12-02 10:00:00  Driver 3.3.8  1.84 ms  free 1/2
 // [0] MTT S4000 | 45°C,  12 % | 12288 / 49152 MB | alice(12000M) bob(288M)
 std::string render_cluster_text(const ClusterSnapshot& cluster, const ViewFilter& filter, const TextOptions& options);
 

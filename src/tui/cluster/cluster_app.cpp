@@ -69,6 +69,7 @@ private:
         input.cluster = cluster_.get();
         input.state = &state_;
         input.ascii = settings_.ascii;
+        input.free = settings_.free;
         input.title = std::string("musatop ") + kVersion;
         input.refresh_note = settings_.refresh_note;
         input.now = now;

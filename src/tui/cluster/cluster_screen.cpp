@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 
+#include "musatop/cluster/cluster_output.hpp"
 #include "musatop/cluster/cluster_tracker.hpp"
 #include "musatop/model/history.hpp"
 #include "musatop/model/plausible.hpp"
@@ -19,25 +20,36 @@ constexpr Style kBold{Color::none, 0, true};
 constexpr Style kDim{Color::none, 0, false, true};
 constexpr int kNodeWidth = 14;
 
-std::string totals(const std::vector<const cluster::NodeView*>& nodes, const NodeViews& views) {
-    int ok = 0, stale = 0, down = 0, busy = 0, idle = 0;
+std::string totals(const std::vector<const cluster::NodeView*>& nodes, const NodeViews& views, const ViewFilter& filter,
+                   const FreeRule& rule) {
+    int ok = 0, stale = 0, down = 0;
+    FreeCount gpus;
     std::int64_t used = 0, total = 0;
     for (std::size_t i = 0; i < nodes.size(); ++i) {
         const auto* node = nodes[i];
         (node->state == cluster::NodeState::ok ? ok : node->state == cluster::NodeState::stale ? stale : down)++;
         if (!views[i]) continue;
+        const FreeCount count = count_free(*node->snapshot, filter, rule);  // every process, not only those shown
+        gpus.free += count.free, gpus.in_use += count.in_use, gpus.unknown += count.unknown;
         for (const auto& d : views[i]->devices) {
-            (d.gpu_utilization_percent && *d.gpu_utilization_percent > 0 ? busy : idle)++;
             used = saturating_add(used, d.memory_used_bytes.value_or(0));
             total = saturating_add(total, d.memory_total_bytes.value_or(0));
         }
     }
-    return "nodes " + std::to_string(nodes.size()) + ": " + std::to_string(ok) + " ok, " + std::to_string(stale) +
-           " stale, " + std::to_string(down) + " down | GPUs " + std::to_string(busy + idle) + ": " +
-           std::to_string(busy) + " busy, " + std::to_string(idle) + " idle | VRAM " + format_used_total(used, total);
+    std::string line = "nodes " + std::to_string(nodes.size()) + ": " + std::to_string(ok) + " ok, " +
+                       std::to_string(stale) + " stale, " + std::to_string(down) + " down | GPUs " +
+                       std::to_string(gpus.free + gpus.in_use + gpus.unknown) + ": " + std::to_string(gpus.free) +
+                       " free, " + std::to_string(gpus.in_use) + " in use";
+    if (gpus.unknown) line += ", " + std::to_string(gpus.unknown) + " unknown";
+    return line + " | VRAM " + format_used_total(used, total);
 }
 
-std::string node_header(const cluster::NodeView& node, MonoTime, WallTime sampled_at) {
+std::string free_text(const cluster::NodeView& node, const ViewFilter& filter, const FreeRule& rule) {
+    const std::string label = cluster::free_label(node, filter, rule);
+    return label.empty() ? "" : "  " + label;
+}
+
+std::string node_header(const cluster::NodeView& node, WallTime sampled_at, const std::string& free) {
     std::string line =
         fit_right(sanitize(node.hostname.value_or(node.address)), kNodeWidth) + " " + sanitize(node.address) + "  ";
     if (node.state == cluster::NodeState::ok) {
@@ -48,6 +60,7 @@ std::string node_header(const cluster::NodeView& node, MonoTime, WallTime sample
         line += to_string(node.state);
     }
     if (node.latency_ms) line += "  " + cluster::latency_text(*node.latency_ms);
+    line += free;
     if (node.snapshot) {
         const auto& host = node.snapshot->host;
         line += "  CPU " + format_number(host.cpu_percent, "%") + "  RAM " +
@@ -184,7 +197,7 @@ ClusterGeometry draw_cluster_screen(Canvas& canvas, const ClusterScreenInput& in
         // Each node through the filters once per frame; totals, lines and the
         // process table all read these.
         const auto views = node_views(nodes, state.filter);
-        canvas.put(0, 0, in.title + " cluster | " + totals(nodes, views), kBold);
+        canvas.put(0, 0, in.title + " cluster | " + totals(nodes, views, state.filter, in.free), kBold);
         canvas.put(1, 0,
                    in.refresh_note + (state.nodes.empty() ? "" : " | -n " + sanitize(state.nodes.text())) +
                        (state.filter.users.empty() ? "" : " | user " + sanitize(state.filter.users.front())),
@@ -202,7 +215,9 @@ ClusterGeometry draw_cluster_screen(Canvas& canvas, const ClusterScreenInput& in
                 Style style = node.state == cluster::NodeState::ok ? kBold : Style{Color::unknown, 0, true};
                 style.reverse = selected;
                 canvas.put(g.node_top + first, 0,
-                           (selected ? "> " : "  ") + node_header(node, in.now, in.cluster->sampled_at), style);
+                           (selected ? "> " : "  ") +
+                               node_header(node, in.cluster->sampled_at, free_text(node, state.filter, in.free)),
+                           style);
                 if (selected) canvas.set_style(g.node_top + first, 0, width - 1, style);
             }
             if (!views[i]) continue;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "musatop/cluster/cluster_view.hpp"
+#include "musatop/model/gpu_free.hpp"
 #include "musatop/tui/canvas.hpp"
 #include "musatop/tui/keys.hpp"
 #include "musatop/tui/line_editor.hpp"
@@ -35,6 +36,7 @@ struct ClusterScreenInput {
     std::string title;
     std::string refresh_note;  // "every 1 s" or "bounded by the scrape interval"
     MonoTime now{};
+    FreeRule free;
 };
 
 struct ClusterGeometry {
