@@ -40,10 +40,10 @@ TEST(TuiFaults, GpusAppearAndDisappear) {
     TmuxSession tui(scenario, {"--interval", "0.1"}, 80, 34);
     ASSERT_TRUE(tui.wait_for("MTT-S5000-7"));
     tui.keys({"G"});  // trend on GPU 7
-    ASSERT_TRUE(tui.wait_for("GPU 7 VRAM Now"));
+    ASSERT_TRUE(tui.wait_for("GPU 7 VRAM now"));
     scenario.set("query.out", gmi_device_json(2));
     ASSERT_TRUE(tui.wait_for_absent("MTT-S5000-7"));
-    ASSERT_TRUE(tui.wait_for("ALL 2 VRAM Now"));  // the target GPU left: back to ALL
+    ASSERT_TRUE(tui.wait_for("ALL 2 VRAM now"));  // the target GPU left: back to ALL
     // Two files, written one after the other: a round may read the new one and the
     // old other, so each is waited for (the CI rehearsal caught a round in between).
     scenario.set("summary.out", gmi_process_table({}));

@@ -58,10 +58,10 @@ TEST(TuiLayout, At80x24) {
     EXPECT_EQ(lines[4], "  0 MTT-S5000-0  ██▌         25% ▎            2%     2.0/80.0GiB  40C   120/300");
     EXPECT_TRUE(has(lines[7], "  3 MTT-S5000-3"));
     EXPECT_FALSE(has(tui.screen(), "MTT-S5000-4"));
-    EXPECT_EQ(lines[8].rfind("┌ Trend CPU Now", 0), 0u);
-    EXPECT_TRUE(has(lines[8], "ALL 8 VRAM Now 2% 100%"));
+    EXPECT_EQ(lines[8].rfind("┌ Trend ▲ CPU now", 0), 0u);
+    EXPECT_TRUE(has(lines[8], "ALL 8 VRAM now 2%"));
     EXPECT_EQ(lines[12], "├5m─────────────3m────0%───────1m───now┼5m─────────────3m────0%───────1m───now┤");
-    EXPECT_TRUE(has(lines[16], "RAM Now") && has(lines[16], "| 5 min peaks") && has(lines[16], "UTIL Now 25% 100%"));
+    EXPECT_TRUE(has(lines[16], "RAM now") && has(lines[16], "| 5 min peaks") && has(lines[16], "UTIL now 25%"));
     EXPECT_EQ(lines[17], "Processes 12 | sort=gpu_memory");
     EXPECT_EQ(lines[18], " GPU     PID USER        GPU MEM   CPU%      RSS     TIME COMMAND       ▼9 more");
     EXPECT_TRUE(has(lines[19], "1000") && has(lines[21], "1002"));
@@ -103,15 +103,15 @@ TEST(TuiLayout, NarrowHidesNamesAndHostPanel) {
     auto lines = tui.lines();
     EXPECT_EQ(lines[3], "GPU UTIL          VRAM               USED/TOTAL TEMP   POWER W");
     EXPECT_EQ(lines[4], "  0 ██        25% ▏          2%     2.0/80.0GiB  40C   120/300");
-    EXPECT_EQ(lines[8].rfind("┌ Trend ALL 8 VRAM Now 2% 100% ─", 0), 0u);
-    EXPECT_FALSE(has(tui.screen(), "CPU Now"));
+    EXPECT_EQ(lines[8].rfind("┌ Trend ▲ ALL 8 VRAM now 2% ─", 0), 0u);
+    EXPECT_FALSE(has(tui.screen(), "CPU now"));
     EXPECT_EQ(lines[18], " GPU     PID USER        GPU MEM COMMAND                               ▼9 more");
     EXPECT_EQ(lines[23], "q quit ? help g/G GPU h trend / find k term Enter info");
     tui.resize(60, 18);
     ASSERT_TRUE(tui.wait_for("GPUs 1-2/8"));
     lines = tui.lines();
     EXPECT_EQ(lines[4], "  0 █▌      25% ▏        2%     2.0/80.0GiB  40C   120/300");
-    EXPECT_EQ(lines[6].rfind("┌ Trend ALL 8 VRAM", 0), 0u);
+    EXPECT_EQ(lines[6].rfind("┌ Trend ▲ ALL 8 VRAM", 0), 0u);
     EXPECT_EQ(lines[9], "├5m────────────────────3m──────0%─────────────1m───────now┤");
     EXPECT_EQ(lines[13].rfind("Processes 12", 0), 0u);
     EXPECT_TRUE(has(lines[15], "1000"));
@@ -131,7 +131,7 @@ TEST(TuiLayout, TooSmallAndBack) {
     tui.resize(80, 17);
     ASSERT_TRUE(tui.wait_for_absent("Trend"));
     tui.resize(80, 24);
-    ASSERT_TRUE(tui.wait_for("Trend CPU"));
+    ASSERT_TRUE(tui.wait_for("Trend ▲ CPU"));
     quit_and_check_terminal(tui);
 }
 
@@ -147,20 +147,20 @@ TEST(TuiKeys, PagingTrendTargetAndHiding) {
     tui.keys({"PPage"});
     ASSERT_TRUE(tui.wait_for("GPUs 1-4/8"));
     tui.keys({"g"});
-    ASSERT_TRUE(tui.wait_for("GPU 0 VRAM Now 2% 100%"));
+    ASSERT_TRUE(tui.wait_for("GPU 0 VRAM now 2%"));
     tui.keys({"G"});
-    ASSERT_TRUE(tui.wait_for("ALL 8 VRAM Now"));
+    ASSERT_TRUE(tui.wait_for("ALL 8 VRAM now"));
     tui.keys({"G"});
-    ASSERT_TRUE(tui.wait_for("GPU 7 VRAM Now"));
+    ASSERT_TRUE(tui.wait_for("GPU 7 VRAM now"));
     tui.keys({"g"});
-    ASSERT_TRUE(tui.wait_for("ALL 8 VRAM Now"));
+    ASSERT_TRUE(tui.wait_for("ALL 8 VRAM now"));
     tui.keys({"Down", "g"});
-    ASSERT_TRUE(tui.wait_for("GPU 0 VRAM Now"));  // the selection does not steer the trend
+    ASSERT_TRUE(tui.wait_for("GPU 0 VRAM now"));  // the selection does not steer the trend
     tui.keys({"h"});
-    ASSERT_TRUE(tui.wait_for_absent("Trend CPU"));
+    ASSERT_TRUE(tui.wait_for_absent("Trend ▲ CPU"));
     EXPECT_TRUE(has(tui.screen(), "MTT-S5000-7"));  // 13 GPU rows: all eight fit
     tui.keys({"h"});
-    ASSERT_TRUE(tui.wait_for("Trend CPU"));
+    ASSERT_TRUE(tui.wait_for("Trend ▲ CPU"));
     quit_and_check_terminal(tui);
 }
 
@@ -202,7 +202,7 @@ TEST(TuiKeys, NoMatchMessages) {
     eight_gpus(scenario);
     TmuxSession tui(scenario, {"--interval", "0.2", "--gpu", "999"}, 80, 24);
     ASSERT_TRUE(tui.wait_for("No GPUs match the selected filters."));
-    EXPECT_TRUE(has(tui.screen(), "ALL 0 VRAM Now N/A"));
+    EXPECT_TRUE(has(tui.screen(), "ALL 0 VRAM now N/A"));
     EXPECT_TRUE(has(tui.screen(), "No GPU processes match the selected filters."));
     quit_and_check_terminal(tui);
 }
@@ -311,13 +311,13 @@ TEST(TuiData, StaleAndUnknownWhenGmiStartsFailing) {
     ASSERT_TRUE(tui.wait_for("GPU DATA STALE"));
     EXPECT_TRUE(has(tui.screen(), "devices: GMI exited with code 9: Failed to initialize MTML"));
     EXPECT_TRUE(has(tui.screen(), "2.0/80.0GiB"));  // the last good values stay visible
-    EXPECT_TRUE(has(tui.screen(), "VRAM Now 2% 100% STALE"));
+    EXPECT_TRUE(has(tui.screen(), "VRAM now 2% STALE"));
     std::filesystem::remove(scenario.dir() / "query.rc");
     scenario.set("query.out", gmi_device_json(8, "N/A", "N/A"));
     ASSERT_TRUE(tui.wait_for_absent("GPU DATA STALE"));
     ASSERT_TRUE(tui.wait_for("░░░░░░░░░░  N/A"));
     EXPECT_TRUE(has(tui.screen(), "N/A/80.0GiB"));
-    EXPECT_TRUE(has(tui.screen(), "ALL 8 VRAM Now N/A 100%"));
+    EXPECT_TRUE(has(tui.screen(), "ALL 8 VRAM now N/A"));
     quit_and_check_terminal(tui);
 }
 

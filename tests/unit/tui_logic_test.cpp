@@ -51,7 +51,7 @@ TEST(Screen, Reference80x24) {
     EXPECT_EQ(c.row_text(2), "Sample 2026-01-01 12:00:00 UTC GPUs 1-4/8");
     EXPECT_EQ(c.row_text(3), "GPU NAME         UTIL            VRAM                 USED/TOTAL TEMP   POWER W");
     EXPECT_EQ(c.row_text(4), "  0 MTT-S5000-0  ██▌         25% ▎            2%     2.0/80.0GiB  40C   120/300");
-    EXPECT_EQ(c.row_text(8), "┌ Trend CPU Now 30% 100% ──────────────┬ ALL 8 VRAM Now 2% 100% ──────────────┐");
+    EXPECT_EQ(c.row_text(8), "┌ Trend ▲ CPU now 30% ──────────── 100%┬ ▲ ALL 8 VRAM now 2% ──────────── 100%┐");
     EXPECT_EQ(c.row_text(9), "│                                      │                                      │");
     EXPECT_EQ(c.row_text(10),
               "│                                      │" + std::string() + "⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿│");
@@ -59,7 +59,7 @@ TEST(Screen, Reference80x24) {
     EXPECT_EQ(c.row_text(12), "├5m─────────────3m────0%───────1m───now┼5m─────────────3m────0%───────1m───now┤");
     EXPECT_EQ(c.row_text(13), "│⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉│⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿│");
     EXPECT_EQ(c.row_text(15), "│                                      │⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿⠿│");
-    EXPECT_EQ(c.row_text(16), "└ RAM Now 12% 100% | 5 min peaks ──────┴ UTIL Now 25% 100% ───────────────────┘");
+    EXPECT_EQ(c.row_text(16), "└ ▼ RAM now 12% | 5 min peaks ──── 100%┴ ▼ UTIL now 25% ───────────────── 100%┘");
     EXPECT_EQ(c.row_text(17), "Processes 12 | sort=gpu_memory");
     // Rows hidden below the page are counted at the header's right (issue 25 #8).
     EXPECT_EQ(c.row_text(18), " GPU     PID USER        GPU MEM   CPU%      RSS     TIME COMMAND       ▼9 more");
@@ -78,10 +78,10 @@ TEST(Screen, Reference80x24) {
 TEST(Screen, Reference60x18) {
     const ScreenFrame f = reference_frame(60, 18);
     EXPECT_EQ(f.canvas.row_text(3), "GPU UTIL        VRAM             USED/TOTAL TEMP   POWER W");
-    EXPECT_EQ(f.canvas.row_text(6), "┌ Trend ALL 8 VRAM Now 2% 100% ───────────────────────────┐");
+    EXPECT_EQ(f.canvas.row_text(6), "┌ Trend ▲ ALL 8 VRAM now 2% ───────────────────────── 100%┐");
     // 57 cells = 114 samples: the oldest second lands in sample column 1.
     EXPECT_EQ(f.canvas.row_text(7).substr(0, 9), "│⢀⣀");
-    EXPECT_EQ(f.canvas.row_text(12), "└ UTIL Now 25% 100% | 5 min peaks ────────────────────────┘");
+    EXPECT_EQ(f.canvas.row_text(12), "└ ▼ UTIL now 25% | 5 min peaks ────────────────────── 100%┘");
     EXPECT_EQ(f.canvas.row_text(14), " GPU     PID USER        GPU MEM COMMAND           ▼11 more");
     EXPECT_EQ(f.canvas.row_text(15), "   0    1000 test-user      12MiB python workload_0.py --lo");
     EXPECT_EQ(f.geometry.process_page_size, 1);
@@ -102,8 +102,8 @@ TEST(Screen, StaleAndUnknownValues) {
     EXPECT_EQ(c.row_text(4), "  0 MTT-S5000-0  ░░░░░░░░░░  N/A ░░░░░░░░░░  N/A     2.0GiB/0MiB  40C   120/300");
     EXPECT_EQ(c.row_text(5), "  1 MTT-S5000-1               0% ▎            2%     2.0/80.0GiB  40C   120/300");
     EXPECT_EQ(c.row_text(6), "  2 MTT-S5000-2  ██▌         25% ▎            2%     2.0/80.0GiB  40C   120/N/A");
-    EXPECT_EQ(c.row_text(8), "┌ Trend CPU Now 30% 100% ──────────────┬ ALL 8 VRAM Now N/A 100% STALE ───────┐");
-    EXPECT_EQ(c.row_text(16), "└ RAM Now 12% 100% | 5 min peaks ──────┴ UTIL Now N/A 100% STALE ─────────────┘");
+    EXPECT_EQ(c.row_text(8), "┌ Trend ▲ CPU now 30% ──────────── 100%┬ ▲ ALL 8 VRAM now N/A STALE ───── 100%┐");
+    EXPECT_EQ(c.row_text(16), "└ ▼ RAM now 12% | 5 min peaks ──── 100%┴ ▼ UTIL now N/A STALE ─────────── 100%┘");
     EXPECT_EQ(c.row_text(22), "devices: GMI command timed out: mthreads-gmi -q --json");
     EXPECT_TRUE(c.at(4, 0).style.dim);
     EXPECT_TRUE(c.at(10, 40).style.dim);  // GPU panel

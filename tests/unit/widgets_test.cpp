@@ -147,11 +147,11 @@ TEST(TrendFrame, RowsAt80Columns) {
     const auto widths = trend_panel_widths(80, 2);
     EXPECT_EQ(frame_row(FrameRow::axis, widths, false),
               "├5m─────────────3m────0%───────1m───now┼5m─────────────3m────0%───────1m───now┤");
-    EXPECT_EQ(frame_row(FrameRow::top, widths, false, {" Trend CPU Now 30% 100% ", " ALL 8 VRAM Now 2% 100% "}),
-              "┌ Trend CPU Now 30% 100% ──────────────┬ ALL 8 VRAM Now 2% 100% ──────────────┐");
+    EXPECT_EQ(frame_row(FrameRow::top, widths, false, {" Trend ▲ CPU now 30% ", " ▲ ALL 8 VRAM now 2% "}),
+              "┌ Trend ▲ CPU now 30% ──────────── 100%┬ ▲ ALL 8 VRAM now 2% ──────────── 100%┐");
     EXPECT_EQ(frame_row(FrameRow::graph, widths, true), "|" + std::string(38, ' ') + "|" + std::string(38, ' ') + "|");
-    EXPECT_EQ(frame_row(FrameRow::bottom, widths, true, {" RAM Now 12% 100% | 5 min peaks "}),
-              "+ RAM Now 12% 100% | 5 min peaks ------+--------------------------------------+");
+    EXPECT_EQ(frame_row(FrameRow::bottom, widths, true, {" v RAM now 12% | 5 min peaks "}),
+              "+ v RAM now 12% | 5 min peaks ---- 100%+--------------------------------------+");
     const std::string long_label(100, 'x');
     EXPECT_EQ(display_width(frame_row(FrameRow::top, widths, false, {long_label, long_label})), 79);
 }

@@ -6,6 +6,7 @@
 #include "musatop/model/history.hpp"
 #include "musatop/model/trend_projection.hpp"
 #include "musatop/output/format.hpp"
+#include "musatop/output/sanitize.hpp"
 #include "musatop/tui/controller.hpp"
 #include "musatop/tui/screens/screen_input.hpp"
 #include "musatop/tui/widgets/area_graph.hpp"
@@ -27,8 +28,10 @@ struct Panel {
     TrendMetric lower_metric = TrendMetric::util;
 };
 
-std::string label_text(const std::string& name, std::optional<double> now, bool stale) {
-    return " " + name + " Now " + format_number(now, "%") + " 100%" + (stale ? " STALE" : "") + " ";
+// " ▲ CPU now 30% ": the arrow says which way the graph grows from the 0% axis.
+std::string label_text(const std::string& name, std::optional<double> now, bool stale, bool upper, bool ascii) {
+    const char* arrow = upper ? (ascii ? "^" : "▲") : (ascii ? "v" : "▼");
+    return " " + std::string(arrow) + " " + name + " now " + format_number(now, "%") + (stale ? " STALE" : "") + " ";
 }
 
 Panel host_panel(const ScreenInput& in) {
@@ -91,8 +94,9 @@ void draw_trend_block(Canvas& canvas, int top, const ScreenInput& in, const Layo
     std::vector<std::string> lower_labels;
     for (std::size_t i = 0; i < panels.size(); ++i) {
         const Panel& p = panels[i];
-        upper_labels.push_back(label_text((i == 0 ? "Trend " : "") + p.upper_label, p.upper_now, p.stale));
-        std::string lower = label_text(p.lower_label, p.lower_now, p.stale);
+        upper_labels.push_back((i == 0 ? " Trend" : "") +
+                               label_text(p.upper_label, p.upper_now, p.stale, true, in.ascii));
+        std::string lower = label_text(p.lower_label, p.lower_now, p.stale, false, in.ascii);
         if (i == 0) lower = lower.substr(0, lower.size() - 1) + " | 5 min peaks ";
         lower_labels.push_back(lower);
     }
@@ -115,9 +119,9 @@ void draw_trend_block(Canvas& canvas, int top, const ScreenInput& in, const Layo
                    Style{p.upper_color}.with_dim(p.stale));
         draw_graph(canvas, axis + 1, col, width, area_rows(lower, hh, true, in.ascii),
                    Style{p.lower_color}.with_dim(p.stale));
-        const int label_width = std::min<int>(width, static_cast<int>(upper_labels[i].size()));
+        const int label_width = std::min<int>(width, display_width(upper_labels[i]));
         canvas.set_style(top, col, label_width, Style{p.upper_color, 0, true}.with_dim(p.stale));
-        canvas.set_style(bottom, col, std::min<int>(width, static_cast<int>(lower_labels[i].size())),
+        canvas.set_style(bottom, col, std::min<int>(width, display_width(lower_labels[i])),
                          Style{p.lower_color, 0, true}.with_dim(p.stale));
         col += width + 1;
     }

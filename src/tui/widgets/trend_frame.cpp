@@ -68,7 +68,13 @@ std::string frame_row(FrameRow row, const std::vector<int>& widths, bool ascii,
     for (std::size_t i = 0; i < widths.size(); ++i) {
         std::vector<std::pair<int, std::string>> overlays;
         if (row == FrameRow::axis) overlays = axis_labels(widths[i]);
-        if ((row == FrameRow::top || row == FrameRow::bottom) && i < labels.size()) overlays = {{0, labels[i]}};
+        if ((row == FrameRow::top || row == FrameRow::bottom) && i < labels.size()) {
+            overlays = {{0, labels[i]}};
+            // The scale's end where the graph reaches it: 100% at the top and at the
+            // bottom edge, 0% on the axis between them (a title's second "100%" was
+            // understood by no one).
+            if (display_width(labels[i]) + 8 <= widths[i]) overlays.push_back({widths[i] - 5, " 100%"});
+        }
         out += panel_run(widths[i], g.fill, overlays);
         out += i + 1 < widths.size() ? g.joint : g.right;
     }
