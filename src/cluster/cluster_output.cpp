@@ -82,7 +82,7 @@ std::string header_line(const NodeView& node, WallTime now, const ViewFilter& fi
         if (node.latency_ms) line += "  " + latency_text(*node.latency_ms);
         if (const auto label = free_label(node, filter, free); !label.empty()) line += "  " + label;
     }
-    if (node.state == NodeState::ok) return line;
+    if (node.state == NodeState::ok) return node.hint ? line + "  " + sanitize(*node.hint) : line;
     std::string state = to_string(node.state);
     if (node.state == NodeState::stale && node.fetched_at)
         state = "STALE " + format_duration(std::chrono::duration<double>(now - *node.fetched_at).count());

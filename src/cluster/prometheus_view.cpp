@@ -54,6 +54,7 @@ struct Instance {
     std::optional<double> devices_at, processes_at;
     bool devices_failed = false, processes_failed = false;
     bool has_process_series = false;
+    double process_count = 0;  // the sum of musatop_gpu_processes: processes exist, exported or not
     bool any_musatop = false;
     std::optional<std::string> too_large;  // a cap was passed: the node is an error
     // Where each GPU and process row is, so that every sample costs a lookup, not a
@@ -93,7 +94,7 @@ struct InstanceSeries {
     std::string_view name;
     void (*read)(Instance& in, const Element& metric, double value);
 };
-const std::array<InstanceSeries, 6> kInstanceSeries = {{
+const std::array<InstanceSeries, 9> kInstanceSeries = {{
     {metrics::kHostInfo,
      [](Instance& in, const Element& metric, double) {
          in.snapshot.host.hostname = known(label(metric, "hostname"));
@@ -139,6 +140,18 @@ const std::array<InstanceSeries, 6> kInstanceSeries = {{
          if (found != in.process_at.end())
              in.snapshot.processes[found->second].command = known(label(metric, "command"));
      }},
+    {metrics::kHostCpu,
+     [](Instance& in, const Element&, double value) {
+         if (std::isfinite(value)) in.snapshot.host.cpu_percent = value * 100;
+     }},
+    {metrics::kHostMemoryUsed,
+     [](Instance& in, const Element&, double value) {
+         if (std::fabs(value) < 9.2e18) in.snapshot.host.memory_used_bytes = std::llround(value);
+     }},
+    {metrics::kHostMemoryTotal,
+     [](Instance& in, const Element&, double value) {
+         if (std::fabs(value) < 9.2e18) in.snapshot.host.memory_total_bytes = std::llround(value);
+     }},
 }};
 
 void add_sample(Instance& in, const std::string& name, const Element& metric, double value) {
@@ -146,6 +159,7 @@ void add_sample(Instance& in, const std::string& name, const Element& metric, do
     for (const auto& series : kInstanceSeries)
         if (name == series.name) return series.read(in, metric, value);
     const auto* gauge = metrics::find_gpu_metric(name);
+    if (gauge && gauge->derived == metrics::Derived::process_count) in.process_count += value;
     if (gauge && gauge->derived == metrics::Derived::none)
         if (Device* d = device(in, metric)) metrics::read_back(*gauge, *d, value);
 }
@@ -171,7 +185,11 @@ NodeView node_of(const std::string& address, Instance& in, WallTime now, Seconds
     s.processes_sampled_at = in.processes_at ? wall_time_from_unix(*in.processes_at) : std::nullopt;
     s.sampled_at = s.devices_sampled_at.value_or(now);
     s.devices_stale = in.devices_failed;
-    s.processes_stale = in.processes_failed || !in.has_process_series;
+    // No process series is no processes when the agent counts none; when it counts
+    // some, its process series are off and the list is unknown, with a hint.
+    const bool not_exported = !in.has_process_series && in.process_count > 0;
+    s.processes_stale = in.processes_failed || not_exported || !in.processes_at;
+    if (not_exported) node.hint = "its processes are not exported (musatop serve --process-metrics)";
     std::sort(s.devices.begin(), s.devices.end(), [](const Device& a, const Device& b) { return a.index < b.index; });
     node.hostname = s.host.hostname;
     node.fetched_at = s.devices_sampled_at;
@@ -266,12 +284,13 @@ Result<ClusterSnapshot> cluster_from_prometheus(std::string_view answer, WallTim
     ClusterSnapshot cluster;
     cluster.sampled_at = now;
     cluster.source = ClusterOrigin::prometheus;
-    bool processes = false;
+    bool series = false, hints = false;
     for (const auto& address : order) {
-        processes = processes || instances[address].has_process_series;
+        series = series || instances[address].has_process_series;
         cluster.nodes.push_back(node_of(address, instances[address], now, scrape_interval, last_errors));
+        hints = hints || cluster.nodes.back().hint;
     }
-    if (!processes && !cluster.nodes.empty())
+    if (!series && hints)
         cluster.note = "no process series: run the agents with musatop serve --process-metrics to see processes here";
     return cluster;
 }

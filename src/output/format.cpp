@@ -77,6 +77,7 @@ std::string format_local_seconds(WallTime time) {
 }
 
 std::string format_used_total(std::optional<std::int64_t> used, std::optional<std::int64_t> total) {
+    if (!used && !total) return "N/A";  // one unknown, not "N/A/N/A"
     std::string used_text = format_bytes(used);
     const std::string total_text = format_bytes(total);
     for (const std::string unit : {"GiB", "MiB"})

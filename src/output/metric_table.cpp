@@ -16,7 +16,8 @@ const std::array<GpuMetric, 23> kGpuMetrics = {{
     {"musatop_gpu_power_limit_watts", "GPU power limit, in watts.", &Device::power_limit_w},
     {"musatop_gpu_graphics_clock_hertz", "GPU graphics clock, in hertz.", &Device::graphics_clock_mhz, 6},
     {"musatop_gpu_memory_clock_hertz", "GPU memory clock, in hertz.", &Device::memory_clock_mhz, 6},
-    {"musatop_gpu_processes", "Processes on the GPU (rows of the GMI process table).", std::monostate{}, 0, false,
+    // Drawn: through Prometheus it tells "no processes" from "processes not exported".
+    {"musatop_gpu_processes", "Processes on the GPU (rows of the GMI process table).", std::monostate{}, 0, true,
      Derived::process_count},
     // Link, engines, fan and limits; named like node_exporter's node_pcidevice_*_link_width.
     {"musatop_gpu_pcie_link_generation", "PCIe generation the link runs at.", &Device::pcie_generation_current},

@@ -120,6 +120,32 @@ void write_process_families(std::string& out, const MetricsInput& in, const Snap
     info.write(out);
 }
 
+void write_host_families(std::string& out, const Snapshot& s) {
+    Family host(metrics::kHostInfo, "gauge", "Always 1; the host and its GPU software versions in labels.");
+    host.add({{"hostname", label_value(s.host.hostname.value_or(""))},
+              {"driver_version", label_value(s.driver_version.value_or(""))},
+              {"gmi_version", label_value(s.gmi_version.value_or(""))},
+              {"musa_version", label_value(s.musa_version.value_or(""))}},
+             1);
+    host.write(out);
+    Family host_health(metrics::kHostHealthFindings, "gauge",
+                       "Host-wide health findings, such as a GPU GMI counts but cannot list (docs/health.md).");
+    if (!s.devices_stale) host_health.add({}, static_cast<double>(s.health.size()));
+    host_health.write(out);
+    const auto gauge = [&](std::string_view name, const char* help, std::optional<double> value) {
+        Family family(name, "gauge", help);
+        if (value && std::isfinite(*value)) family.add({}, *value);
+        family.write(out);
+    };
+    const auto& h = s.host;
+    gauge(metrics::kHostCpu, "Host CPU utilisation over the last interval, 0 to 1.",
+          h.cpu_percent ? std::optional(*h.cpu_percent / 100) : std::nullopt);
+    gauge(metrics::kHostMemoryUsed, "Host memory in use (total less available), in bytes.",
+          h.memory_used_bytes ? std::optional<double>(static_cast<double>(*h.memory_used_bytes)) : std::nullopt);
+    gauge(metrics::kHostMemoryTotal, "Host memory size, in bytes.",
+          h.memory_total_bytes ? std::optional<double>(static_cast<double>(*h.memory_total_bytes)) : std::nullopt);
+}
+
 }  // namespace
 
 std::string label_value(std::string_view text) {
@@ -148,17 +174,7 @@ std::string render_metrics(const MetricsInput& in) {
     if (!in.snapshot) return out;
     const Snapshot& s = *in.snapshot;
 
-    Family host(metrics::kHostInfo, "gauge", "Always 1; the host and its GPU software versions in labels.");
-    host.add({{"hostname", label_value(s.host.hostname.value_or(""))},
-              {"driver_version", label_value(s.driver_version.value_or(""))},
-              {"gmi_version", label_value(s.gmi_version.value_or(""))},
-              {"musa_version", label_value(s.musa_version.value_or(""))}},
-             1);
-    host.write(out);
-    Family host_health(metrics::kHostHealthFindings, "gauge",
-                       "Host-wide health findings, such as a GPU GMI counts but cannot list (docs/health.md).");
-    if (!s.devices_stale) host_health.add({}, static_cast<double>(s.health.size()));
-    host_health.write(out);
+    write_host_families(out, s);
 
     Family info(metrics::kGpuInfo, "gauge", "Always 1; a GPU's identity in labels.");
     for (const auto& d : s.devices)

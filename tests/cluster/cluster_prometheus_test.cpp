@@ -62,6 +62,10 @@ TEST(ClusterPrometheus, SameViewAsDirectAndDownAgentsAreUnreachable) {
         const json& p = via.at(address);
         EXPECT_EQ(p["state"], "ok") << p.dump();
         EXPECT_EQ(p["hostname"], node["hostname"]);
+        // The host's memory and CPU come through Prometheus too (it read "RAM N/A/N/A").
+        const json& host = p["snapshot"]["host"];
+        EXPECT_EQ(host["memory_total_bytes"], node["snapshot"]["host"]["memory_total_bytes"]) << host.dump();
+        EXPECT_TRUE(host["memory_used_bytes"].is_number()) << host.dump();
         const json& dd = node["snapshot"]["devices"];
         const json& pd = p["snapshot"]["devices"];
         ASSERT_EQ(pd.size(), dd.size()) << address;

@@ -320,6 +320,8 @@ TEST(PrometheusView, InstancesFromOneAnswer) {
        "value":[1800000100,"0.42"]},
       {"metric":{"__name__":"musatop_gpu_memory_used_bytes","instance":"b:9499","gpu":"1","uuid":"u1"},
        "value":[1800000100,"1073741824"]},
+      {"metric":{"__name__":"musatop_gpu_processes","instance":"b:9499","gpu":"1","uuid":"u1"},
+       "value":[1800000100,"2"]},
       {"metric":{"__name__":"up","instance":"a:9499","job":"musatop"},"value":[1800000100,"0"]},
       {"metric":{"__name__":"up","instance":"c:9499","job":"musatop"},"value":[1800000100,"1"]},
       {"metric":{"__name__":"musatop_collect_timestamp_seconds","instance":"c:9499","source":"devices"},
@@ -346,7 +348,11 @@ TEST(PrometheusView, InstancesFromOneAnswer) {
     EXPECT_FALSE(b.snapshot->gmi_version);
     EXPECT_EQ(cluster->nodes[2].state, NodeState::stale);  // 100 s old at a 1 s scrape interval
     EXPECT_EQ(cluster->nodes[2].error, "its data is 100 s old (more than 3 scrape intervals)");
-    EXPECT_TRUE(cluster->note);  // no process series at all
+    // b counts two processes but exports none: a hint on b, and the note for all.
+    EXPECT_EQ(b.hint, "its processes are not exported (musatop serve --process-metrics)");
+    EXPECT_TRUE(b.snapshot->processes_stale);  // unknown, not "no processes"
+    EXPECT_FALSE(cluster->nodes[2].hint);      // c counts none: nothing to export
+    EXPECT_TRUE(cluster->note);
     EXPECT_FALSE(cluster_from_prometheus("<html>", now, Seconds(1), {}).ok());
     const auto refused = cluster_from_prometheus(R"({"status":"error","error":"bad query"})", now, Seconds(1), {});
     ASSERT_FALSE(refused.ok());

@@ -29,6 +29,9 @@ struct NodeView {
     std::optional<std::string> error;          // one line whenever state is not ok
     std::optional<WallTime> fetched_at;        // when `snapshot` was fetched
     std::shared_ptr<const Snapshot> snapshot;  // last good; null until one arrived
+    // Something to do about an ok node, shown after its header: through Prometheus,
+    // "its processes are not exported (musatop serve --process-metrics)".
+    std::optional<std::string> hint;
 };
 
 // Where a cluster view comes from: the nodes asked directly, or Prometheus.

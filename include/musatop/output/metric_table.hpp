@@ -20,6 +20,11 @@ namespace musatop::metrics {
 inline constexpr std::string_view kBuildInfo = "musatop_build_info";
 inline constexpr std::string_view kHostInfo = "musatop_host_info";
 inline constexpr std::string_view kHostHealthFindings = "musatop_host_health_findings";
+// The host's own load, so that a cluster view built from Prometheus shows what a
+// direct one shows (added after cluster.md's names; omitted while unknown).
+inline constexpr std::string_view kHostCpu = "musatop_host_cpu_utilization_ratio";
+inline constexpr std::string_view kHostMemoryUsed = "musatop_host_memory_used_bytes";
+inline constexpr std::string_view kHostMemoryTotal = "musatop_host_memory_total_bytes";
 inline constexpr std::string_view kGpuInfo = "musatop_gpu_info";
 inline constexpr std::string_view kCollectSuccess = "musatop_collect_success";
 inline constexpr std::string_view kCollectTimestamp = "musatop_collect_timestamp_seconds";

@@ -67,6 +67,7 @@ std::string node_header(const cluster::NodeView& node, WallTime sampled_at, cons
                 format_used_total(host.memory_used_bytes, host.memory_total_bytes);
     }
     if (node.state != cluster::NodeState::ok && node.error) line += "  " + sanitize(*node.error);
+    if (node.state == cluster::NodeState::ok && node.hint) line += "  " + sanitize(*node.hint);
     return line;
 }
 
