@@ -1,4 +1,5 @@
 #include "musatop/cli/cluster_command.hpp"
+#include "musatop/cli/one_shot.hpp"
 
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -141,7 +142,7 @@ int run_prometheus(const Options& options, const cluster::NodeFilter& filter, bo
 
 int print_once(const Options& options, const cluster::ClusterSnapshot& view) {
     const cluster::TextOptions text{options.cluster.show_pid, options.cluster.show_cmd, options.cluster.no_processes,
-                                    options.cluster.free};
+                                    options.cluster.free, text_paint(options)};
     if (options.json) cluster::write_cluster_json(std::cout, view, options.filter, options.cluster.free);
     else std::cout << cluster::render_cluster_text(view, options.filter, text);
     std::cout << std::flush;

@@ -6,6 +6,8 @@
 #include <cerrno>
 #include <cstring>
 #include <csignal>
+#include <cstdlib>
+#include <string_view>
 
 #include "musatop/model/view_filter.hpp"
 #include "musatop/output/json_output.hpp"
@@ -31,6 +33,11 @@ int write_all(const std::string& text) {
 
 }  // namespace
 
+Paint text_paint(const Options& options) {
+    const char* term = std::getenv("TERM");
+    return Paint{::isatty(STDOUT_FILENO) && !options.no_color && !(term && std::string_view(term) == "dumb")};
+}
+
 int run_one_shot(const Options& options, Source& source) {
     // A stop signal during collection (`timeout 5 musatop --json`) makes the command
     // runner kill and reap GMI at once; then exit 128 + the signal, no child left.
@@ -41,7 +48,7 @@ int run_one_shot(const Options& options, Source& source) {
     const Snapshot snapshot = source.collect(canceller.token());
     if (stop.received()) return 128 + stop.received();
     const Snapshot view = apply_view(snapshot, options.filter);
-    if (const int error = write_all(options.json ? render_json(view) : render_text(view))) {
+    if (const int error = write_all(options.json ? render_json(view) : render_text(view, text_paint(options)))) {
         const std::string message = std::string("musatop: cannot write the output: ") + std::strerror(error) + "\n";
         [[maybe_unused]] const ssize_t reported = ::write(STDERR_FILENO, message.data(), message.size());
         return 1;

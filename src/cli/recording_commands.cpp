@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "musatop/cli/one_shot.hpp"
 #include "musatop/cli/screen_settings.hpp"
 #include "musatop/model/view_filter.hpp"
 #include "musatop/output/format.hpp"
@@ -154,7 +155,7 @@ int run_replay(const Options& options) {
         return 1;
     }
     const Snapshot view = apply_view(snapshot.value(), options.filter);
-    std::cout << (options.json ? render_json(view) : render_text(view)) << std::flush;
+    std::cout << (options.json ? render_json(view) : render_text(view, text_paint(options))) << std::flush;
     return 0;
 }
 

@@ -73,9 +73,10 @@ void node_json(Writer& w, const NodeView& node, const ViewFilter& filter, const 
 
 std::string mib(const std::optional<std::int64_t>& bytes) { return bytes ? std::to_string(*bytes >> 20) : "??"; }
 
-std::string header_line(const NodeView& node, WallTime now, const ViewFilter& filter, const FreeRule& free) {
+std::string header_line(const NodeView& node, WallTime now, const ViewFilter& filter, const TextOptions& options) {
+    const FreeRule& free = options.free;
     const std::string name = sanitize(node.hostname.value_or(node.address));
-    std::string line = name + " (" + sanitize(node.address) + ")";
+    std::string line = options.paint(Ink::bold, name) + " (" + sanitize(node.address) + ")";
     if (node.snapshot) {
         line += "  " + format_local_seconds(node.snapshot->sampled_at) + "  Driver " +
                 sanitize_or_na(node.snapshot->driver_version);
@@ -86,27 +87,27 @@ std::string header_line(const NodeView& node, WallTime now, const ViewFilter& fi
     std::string state = to_string(node.state);
     if (node.state == NodeState::stale && node.fetched_at)
         state = "STALE " + format_duration(std::chrono::duration<double>(now - *node.fetched_at).count());
-    return line + "  " + state + ": " + sanitize(node.error.value_or(""));
+    return line + "  " + options.paint(Ink::error, state + ": " + sanitize(node.error.value_or("")));
 }
 
 std::string process_text(const GpuProcess& p, const TextOptions& options) {
-    std::string who = sanitize(p.username.value_or("??"));  // cluster.md §4: ?? for an unknown value
+    std::string who = options.paint(Ink::user, sanitize(p.username.value_or("??")));  // cluster.md §4: ?? when unknown
     if (options.show_pid) who += "/" + std::to_string(p.pid);
     if (options.show_cmd) who += ":" + sanitize(p.command.value_or("??"));
-    return who + "(" + mib(p.gpu_memory_bytes) + "M)";
+    return who + "(" + options.paint(Ink::memory, mib(p.gpu_memory_bytes) + "M") + ")";
 }
 
 std::string gpu_line(const Device& d, const Snapshot& view, std::size_t name_width, const TextOptions& options) {
     const auto known = [](const std::optional<double>& v, int width) {
         return pad_left(v ? std::to_string(static_cast<long>(std::lround(*v))) : "??", width);
     };
-    std::string line = "[" + std::to_string(d.index) + "] " +
-                       pad_right(sanitize_or_na(d.name), static_cast<int>(name_width)) + " | " +
-                       known(d.temperature_c, 2) +
-                       "\xc2\xb0"
-                       "C, " +
-                       known(d.gpu_utilization_percent, 3) + " % | " + pad_left(mib(d.memory_used_bytes), 5) + " / " +
-                       pad_left(mib(d.memory_total_bytes), 5) + " MB |";
+    const Paint& paint = options.paint;
+    std::string line = paint(Ink::index, "[" + std::to_string(d.index) + "]") + " " +
+                       paint(Ink::name, pad_right(sanitize_or_na(d.name), static_cast<int>(name_width))) + " | " +
+                       paint(Ink::temperature, known(d.temperature_c, 2) + "\xc2\xb0" + "C") + ", " +
+                       paint(Ink::util, known(d.gpu_utilization_percent, 3) + " %") + " | " +
+                       paint(Ink::memory, pad_left(mib(d.memory_used_bytes), 5)) + " / " +
+                       paint(Ink::memory, pad_left(mib(d.memory_total_bytes), 5)) + " MB |";
     if (options.no_processes) return line;
     for (const auto& p : view.processes)
         if (p.device_index == d.index) line += " " + process_text(p, options);
@@ -165,7 +166,7 @@ std::string render_cluster_json(const ClusterSnapshot& cluster, const ViewFilter
 std::string render_cluster_text(const ClusterSnapshot& cluster, const ViewFilter& filter, const TextOptions& options) {
     std::string out;
     for (const auto& node : cluster.nodes) {
-        out += header_line(node, cluster.sampled_at, filter, options.free) + "\n";
+        out += header_line(node, cluster.sampled_at, filter, options) + "\n";
         if (!node.snapshot) continue;
         const Snapshot view = node_view(*node.snapshot, filter);
         std::size_t name_width = 0;

@@ -22,18 +22,21 @@ std::string power_text(const Device& d) {
     return format_number(d.power_draw_w, "W") + "/" + format_number(d.power_limit_w, "W");
 }
 
-std::string device_line(const Device& d) {
-    return pad_right(std::to_string(d.index), 4) + " " + pad_right(sanitize_or_na(d.name), 20) + " " +
-           pad_left(format_number(d.gpu_utilization_percent, "%"), 5) + "  " +
-           pad_left(format_bytes(d.memory_used_bytes), 8) + "/" + pad_right(format_bytes(d.memory_total_bytes), 8) +
-           "  " + pad_left(format_number(d.temperature_c, "C"), 5) + "  " + power_text(d);
+std::string device_line(const Device& d, const Paint& paint) {
+    return paint(Ink::index, pad_right(std::to_string(d.index), 4)) + " " +
+           paint(Ink::name, pad_right(sanitize_or_na(d.name), 20)) + " " +
+           paint(Ink::util, pad_left(format_number(d.gpu_utilization_percent, "%"), 5)) + "  " +
+           paint(Ink::memory, pad_left(format_bytes(d.memory_used_bytes), 8) + "/" +
+                                  pad_right(format_bytes(d.memory_total_bytes), 8)) +
+           "  " + paint(Ink::temperature, pad_left(format_number(d.temperature_c, "C"), 5)) + "  " + power_text(d);
 }
 
 constexpr int kJobWidth = 12;
 
-std::string process_line(const GpuProcess& p, bool job_column) {
-    return pad_right(std::to_string(p.device_index), 4) + " " + pad_right(std::to_string(p.pid), 8) + " " +
-           pad_right(sanitize_or_na(p.username), 13) + " " + pad_left(format_bytes(p.gpu_memory_bytes), 8) + " " +
+std::string process_line(const GpuProcess& p, bool job_column, const Paint& paint) {
+    return paint(Ink::index, pad_right(std::to_string(p.device_index), 4)) + " " + pad_right(std::to_string(p.pid), 8) +
+           " " + paint(Ink::user, pad_right(sanitize_or_na(p.username), 13)) + " " +
+           paint(Ink::memory, pad_left(format_bytes(p.gpu_memory_bytes), 8)) + " " +
            pad_left(format_number(p.cpu_percent), 6) + " " + pad_left(format_bytes(p.rss_bytes), 9) + " " +
            pad_left(format_duration(p.running_seconds), 10) + "  " +
            (job_column ? fit_right(sanitize_or_na(job_label(p.attribution)), kJobWidth) + " " : "") +
@@ -50,28 +53,28 @@ bool any_owner(const std::vector<GpuProcess>& processes) {
 
 }  // namespace
 
-std::string render_text(const Snapshot& s) {
+std::string render_text(const Snapshot& s, const Paint& paint) {
     std::string out;
     const auto line = [&out](const std::string& text) { out += text + "\n"; };
-    line("musatop | " + format_iso8601(s.sampled_at) + (s.is_demo() ? " | DEMO DATA" : ""));
+    line(paint(Ink::bold, "musatop | " + format_iso8601(s.sampled_at) + (s.is_demo() ? " | DEMO DATA" : "")));
     line("Driver: " + sanitize_or_na(s.driver_version) + "  GMI: " + sanitize_or_na(s.gmi_version) +
          "  MUSA Toolkit: " + sanitize_or_na(s.musa_version));
     line("Host: " + sanitize_or_na(s.host.hostname) + " CPU: " + format_number(s.host.cpu_percent, "%") +
          " RAM: " + format_bytes(s.host.memory_used_bytes) + "/" + format_bytes(s.host.memory_total_bytes));
-    line("GPU  NAME                 UTIL   MEMORY (used/total)      TEMP   POWER/LIMIT");
-    for (const auto& device : s.devices) line(device_line(device));
+    line(paint(Ink::bold, "GPU  NAME                 UTIL   MEMORY (used/total)      TEMP   POWER/LIMIT"));
+    for (const auto& device : s.devices) line(device_line(device, paint));
     if (s.devices.empty()) line(s.devices_stale ? "Device data unavailable." : "No GPUs found.");
     const bool job_column = any_owner(s.processes);
-    line(std::string("GPU  PID      USER          GPU MEM    CPU%    RSS       TIME       ") +
-         (job_column ? "JOB          " : "") + "COMMAND");
-    for (const auto& process : s.processes) line(process_line(process, job_column));
+    line(paint(Ink::bold, std::string("GPU  PID      USER          GPU MEM    CPU%    RSS       TIME       ") +
+                              (job_column ? "JOB          " : "") + "COMMAND"));
+    for (const auto& process : s.processes) line(process_line(process, job_column, paint));
     if (s.processes.empty()) line(s.processes_stale ? "Process data unavailable." : "No matching GPU processes.");
-    for (const auto& finding : s.health) line("HEALTH: " + sanitize(finding));
+    for (const auto& finding : s.health) line(paint(Ink::warning, "HEALTH: " + sanitize(finding)));
     for (const auto& device : s.devices)
         for (const auto& finding : device.health)
-            line("HEALTH: GPU " + std::to_string(device.index) + ": " + sanitize(finding));
+            line(paint(Ink::warning, "HEALTH: GPU " + std::to_string(device.index) + ": " + sanitize(finding)));
     if (s.any_stale())
-        line(std::string("STALE: devices=") + python_bool(s.devices_stale) + ", processes=" +
+        line(paint(Ink::warning, "STALE:") + std::string(" devices=") + python_bool(s.devices_stale) + ", processes=" +
              python_bool(s.processes_stale) + "; last successful samples: " + python_time(s.devices_sampled_at) + ", " +
              python_time(s.processes_sampled_at));
     if (s.any_stale())
@@ -87,7 +90,7 @@ std::string render_text(const Snapshot& s) {
     if (!limited.empty())
         line("NOTE: GPU " + limited +
              " power limit unavailable from GMI; power draw is a separate reading. See power_limit_reason in --json.");
-    for (const auto& error : s.errors) line("ERROR: " + sanitize(error));
+    for (const auto& error : s.errors) line(paint(Ink::error, "ERROR: " + sanitize(error)));
     return out;
 }
 

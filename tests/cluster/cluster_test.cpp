@@ -2,6 +2,8 @@
 // where it is installed), node entries, node filters, node states and outputs.
 #include <gtest/gtest.h>
 
+#include <regex>
+
 #include <algorithm>
 #include <set>
 
@@ -295,13 +297,19 @@ TEST(ClusterOutput, GpustatLinesPerNode) {
         << text;
     EXPECT_NE(text.find("gpu02:9499 (gpu02:9499)  unreachable: connection refused\n"), std::string::npos) << text;
     const std::string with_pid =
-        render_cluster_text(tracker.view(t0), ViewFilter{}, TextOptions{true, false, false, {}});
+        render_cluster_text(tracker.view(t0), ViewFilter{}, TextOptions{true, false, false, {}, {}});
     EXPECT_NE(with_pid.find("alice/77(12000M)"), std::string::npos);
     const std::string with_cmd =
-        render_cluster_text(tracker.view(t0), ViewFilter{}, TextOptions{false, true, false, {}});
+        render_cluster_text(tracker.view(t0), ViewFilter{}, TextOptions{false, true, false, {}, {}});
     EXPECT_NE(with_cmd.find("alice:python train.py(12000M)"), std::string::npos);
-    const std::string bare = render_cluster_text(tracker.view(t0), ViewFilter{}, TextOptions{false, false, true, {}});
+    const std::string bare =
+        render_cluster_text(tracker.view(t0), ViewFilter{}, TextOptions{false, false, true, {}, {}});
     EXPECT_EQ(bare.find("alice"), std::string::npos);
+    // On a terminal the lines are coloured as gpustat's; the text itself is the same.
+    const std::string coloured =
+        render_cluster_text(tracker.view(t0), ViewFilter{}, TextOptions{false, false, false, {}, Paint{true}});
+    EXPECT_NE(coloured.find("\x1b[32m"), std::string::npos);
+    EXPECT_EQ(std::regex_replace(coloured, std::regex("\x1b\\[[0-9;]*m"), ""), text);
     EXPECT_EQ(latency_text(0.84), "840 \xc2\xb5s");
     EXPECT_EQ(latency_text(2100), "2.1 s");
 }
@@ -446,7 +454,7 @@ TEST(ClusterOutput, AnUnknownUserIsTwoQuestionMarksAsTheContractSays) {
     node.state = NodeState::ok;
     node.snapshot = std::make_shared<const musatop::Snapshot>(snapshot);
     cluster.nodes.push_back(node);
-    const std::string text = render_cluster_text(cluster, ViewFilter{}, TextOptions{false, true, false, {}});
+    const std::string text = render_cluster_text(cluster, ViewFilter{}, TextOptions{false, true, false, {}, {}});
     EXPECT_NE(text.find("?\?:?\?(288M)"), std::string::npos) << text;
 }
 

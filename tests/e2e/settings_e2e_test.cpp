@@ -99,3 +99,19 @@ TEST(SettingsE2e, EchoedValuesCarryNoControlCharacters) {
         EXPECT_EQ(run->err.find("\xc2\x9b"), std::string::npos) << run->err;
     }
 }
+
+// --once on a terminal is coloured (as gpustat and clustat are); NO_COLOR, --no-color
+// and a pipe keep it plain. `script` gives the program a terminal.
+TEST(SettingsE2e, OnceIsColouredOnATerminalOnly) {
+    Scenario scenario;
+    const auto on_terminal = [&](const std::string& prefix, const std::string& flags) {
+        return scenario.run_script("command -v script >/dev/null || exit 77\n" + prefix +
+                                   " script -qec \"$1 --demo --once " + flags + "\" /dev/null");
+    };
+    const auto coloured = on_terminal("", "");
+    if (coloured.exit_code == 77) GTEST_SKIP() << "no script(1) here (bsdutils)";
+    EXPECT_NE(coloured.out.find("\x1b[1mmusatop | "), std::string::npos) << coloured.out;
+    EXPECT_EQ(on_terminal("NO_COLOR=1", "").out.find('\x1b'), std::string::npos);
+    EXPECT_EQ(on_terminal("", "--no-color").out.find('\x1b'), std::string::npos);
+    EXPECT_EQ(scenario.run({"--demo", "--once"}).out.find('\x1b'), std::string::npos);  // a pipe
+}

@@ -146,3 +146,32 @@ TEST(TextOutput, EveryExternalFieldIsSanitised) {
     EXPECT_EQ(text.find('\x07'), std::string::npos);
     EXPECT_NE(text.find("ERROR: devices:  [2Jboom ERROR: fake\n"), std::string::npos);
 }
+
+namespace {
+
+std::string without_sgr(const std::string& text) {
+    std::string out;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if (text[i] == '\x1b' && i + 1 < text.size() && text[i + 1] == '[') {
+            i = text.find('m', i);
+            continue;
+        }
+        out += text[i];
+    }
+    return out;
+}
+
+}  // namespace
+
+// On a terminal --once is coloured as gpustat's lines are; the characters are
+// exactly the plain output's, so widths and scripts reading a pipe see no change.
+TEST(TextOutput, PaintColoursFieldsWithoutChangingTheText) {
+    const Snapshot s = sample_snapshot();
+    const std::string plain = render_text(s);
+    const std::string coloured = render_text(s, Paint{true});
+    EXPECT_EQ(plain.find('\x1b'), std::string::npos);
+    EXPECT_NE(coloured.find("\x1b[36m0   \x1b[0m"), std::string::npos) << coloured;  // the GPU index, padded, cyan
+    EXPECT_NE(coloured.find("\x1b[1;31mERROR: "), std::string::npos);
+    EXPECT_EQ(without_sgr(coloured), plain);
+    EXPECT_EQ(Paint{}(Ink::error, "x"), "x");
+}

@@ -7,6 +7,7 @@
 
 #include "musatop/cluster/cluster_view.hpp"
 #include "musatop/model/gpu_free.hpp"
+#include "musatop/output/paint.hpp"
 
 namespace musatop::cluster {
 
@@ -26,6 +27,7 @@ struct TextOptions {
     bool show_cmd = false;
     bool no_processes = false;
     FreeRule free;
+    Paint paint;  // colour on a terminal, as gpustat's
 };
 
 // "free 2/8": a node's free GPUs among those shown; "" while unknown.

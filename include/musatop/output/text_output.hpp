@@ -4,9 +4,11 @@
 #include <string>
 
 #include "musatop/model/snapshot.hpp"
+#include "musatop/output/paint.hpp"
 
 namespace musatop {
 
-std::string render_text(const Snapshot& snapshot);
+// With `paint` on (a terminal), fields are coloured; the characters are the same.
+std::string render_text(const Snapshot& snapshot, const Paint& paint = {});
 
 }  // namespace musatop
