@@ -103,6 +103,26 @@ int run_serve_mode(const Options& options) {
     return serve::run_serve(settings.value(), make_source(options));
 }
 
+// The settings under the flags, and the node list: --nodes, then MUSATOP_NODES, then
+// the config's [cluster] nodes make the cluster view (not for serve, record, replay).
+// Only the main screen reads its remembered state, so the files are read once to
+// learn which mode this is and, for the screen, again with the state beneath them.
+Result<LoadedSettings> settle_options(Options& options, const std::set<std::string>& explicit_keys,
+                                      const std::function<const char*(const char*)>& getenv) {
+    const bool local_only = options.serve || options.record || options.replay;
+    if (const char* nodes = getenv("MUSATOP_NODES"); nodes && *nodes && !local_only && !options.cluster.active())
+        options.cluster.nodes = nodes;
+    const Options flags = options;
+    auto loaded = load_settings(options, explicit_keys, false, setting_paths(getenv), getenv);
+    if (!loaded.ok()) return loaded;
+    if (options.cluster.config_nodes && !local_only && !options.cluster.active())
+        options.cluster.nodes = options.cluster.config_nodes;
+    const bool screen = !options.once && !options.json && !local_only && !options.cluster.active();
+    if (!screen) return loaded;
+    options = flags;
+    return load_settings(options, explicit_keys, true, setting_paths(getenv), getenv);
+}
+
 }  // namespace
 
 int run_program(const std::vector<std::string>& args, bool stdout_closed) {
@@ -113,14 +133,7 @@ int run_program(const std::vector<std::string>& args, bool stdout_closed) {
     const auto getenv = [](const char* name) { return std::getenv(name); };
     if (parsed.options.write_config) return write_config_file(parsed.options, getenv);
     Options& options = parsed.options;
-    if (!options.cluster.active())
-        if (const char* nodes = std::getenv("MUSATOP_NODES");
-            nodes && *nodes && !options.serve && !options.record && !options.replay)
-            options.cluster.nodes = nodes;
-    // Only the main screen remembers choices; the cluster view has its own columns.
-    const bool screen =
-        !options.once && !options.json && !options.serve && !options.record && !options.cluster.active();
-    const auto loaded = load_settings(options, parsed.explicit_keys, screen, setting_paths(getenv), getenv);
+    const auto loaded = settle_options(options, parsed.explicit_keys, getenv);
     if (!loaded.ok()) {
         std::cerr << "musatop: error: " << sanitize(loaded.error()) << "\n";  // config values, MUSATOP_*
         return 2;

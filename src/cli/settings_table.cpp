@@ -70,6 +70,11 @@ constexpr SettingKey kKeys[] = {
          });
      },
      "FILE", "TLS and basic-auth users, in the exporter-toolkit format of node_exporter"},
+    {"cluster.nodes", "", K::text, 0, 0, "",
+     "The cluster view's nodes, as --nodes takes them (\"\" for none); --nodes and MUSATOP_NODES win.", "\"\"",
+     [](Options& o, const SettingValue& v) {
+         o.cluster.config_nodes = as_text(v).empty() ? std::nullopt : std::optional<std::string>(as_text(v));
+     }},
     {"cluster.free_below_percent", "", K::number, 0.1, 100, "",
      "The cluster view: a GPU with no process and utilisation under this percentage is free.", "5.0",
      [](Options& o, const SettingValue& v) { o.cluster.free.below_percent = as_number(v); }},

@@ -115,3 +115,21 @@ TEST(SettingsE2e, OnceIsColouredOnATerminalOnly) {
     EXPECT_EQ(on_terminal("", "--no-color").out.find('\x1b'), std::string::npos);
     EXPECT_EQ(scenario.run({"--demo", "--once"}).out.find('\x1b'), std::string::npos);  // a pipe
 }
+
+// [cluster] nodes in the config file opens the cluster view, as clustat's config
+// does; --nodes wins over it, and --no-config and serve/record ignore it.
+TEST(SettingsE2e, TheConfigFilesNodeListOpensTheClusterView) {
+    Scenario scenario;
+    const auto config = scenario.dir() / "home/.config/musatop/config.toml";
+    std::filesystem::create_directories(config.parent_path());
+    std::ofstream(config) << "[cluster]\nnodes = \"127.0.0.1:1\"\n";
+    const auto from_file = scenario.run({"--demo", "--json"});
+    EXPECT_EQ(from_file.exit_code, 1);  // the node does not answer
+    EXPECT_NE(from_file.out.find("\"address\": \"127.0.0.1:1\""), std::string::npos) << from_file.out;
+    const auto flag = scenario.run({"--nodes", "127.0.0.1:2", "--json"});
+    EXPECT_NE(flag.out.find("\"address\": \"127.0.0.1:2\""), std::string::npos) << flag.out;
+    EXPECT_EQ(flag.out.find("127.0.0.1:1"), std::string::npos);
+    const auto local = scenario.run({"--demo", "--json", "--no-config"});
+    EXPECT_EQ(local.exit_code, 0) << local.err;
+    EXPECT_EQ(local.out.find("\"kind\": \"cluster\""), std::string::npos);
+}

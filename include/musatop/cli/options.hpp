@@ -62,7 +62,8 @@ struct ClusterOptions {
     std::optional<std::string> prometheus_password_file;
     std::optional<std::string> prometheus_bearer_token_file;
     std::optional<std::string> prometheus_ca;
-    FreeRule free;  // [cluster] free_below_percent
+    FreeRule free;                            // [cluster] free_below_percent
+    std::optional<std::string> config_nodes;  // [cluster] nodes: below --nodes and MUSATOP_NODES
     bool active() const { return nodes || nodes_file || prometheus; }
 };
 
