@@ -119,4 +119,17 @@ std::string pad_left(std::string_view text, int cells) {
 
 std::string fit_right(std::string_view text, int cells) { return pad_right(truncate_to_width(text, cells), cells); }
 
+std::string fit_tail(std::string_view text, int cells) {
+    if (display_width(text) <= cells) return pad_right(text, cells);
+    if (cells <= 0) return "";
+    const auto points = utf8::decode(text);
+    std::size_t first = points.size();
+    int width = 1;  // the "~"
+    while (first > 0 && width + code_point_width(points[first - 1]) <= cells)
+        width += code_point_width(points[--first]);
+    std::string out = "~";
+    for (std::size_t i = first; i < points.size(); ++i) utf8::append(out, points[i]);
+    return pad_right(out, cells);
+}
+
 }  // namespace musatop

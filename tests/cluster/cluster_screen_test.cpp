@@ -114,7 +114,7 @@ TEST(ClusterScreen, TotalsBlocksAndTheProcessTable) {
     const auto cluster = make_cluster(5, 2);
     ClusterUiState state;
     const std::string text = draw(cluster, state, 120, 40);
-    EXPECT_NE(text.find("nodes 5: 4 ok, 0 stale, 1 down | GPUs 8:"), std::string::npos) << text;
+    EXPECT_NE(text.find("nodes 5: 4 ok, 1 down | GPUs 8:"), std::string::npos) << text;
     EXPECT_NE(text.find("> gpu0"), std::string::npos);
     EXPECT_NE(text.find("gpu4:9499  unreachable  connection refused"), std::string::npos) << text;
     EXPECT_NE(text.find("NODE           GPU     PID USER"), std::string::npos);
@@ -182,4 +182,27 @@ TEST(ClusterScreen, TheHeaderCountsFreeGpusAndEachNodeSaysItsOwn) {
     EXPECT_NE(text.find("free 1/2"), std::string::npos) << text;
     state.filter.gpu_indices = std::set<std::int64_t>{0};
     EXPECT_NE(draw(cluster, state, 140, 30).find("GPUs 2: 0 free, 2 in use |"), std::string::npos);
+}
+
+// At 80 columns the title keeps its totals, a node's header keeps its RAM, the GPU
+// lines keep whole user names, and an address that must be cut keeps its end (the
+// port or last octet that tells two agents on one host apart).
+TEST(ClusterScreen, EightyColumnsKeepWhatTellsNodesAndUsersApart) {
+    auto cluster = make_cluster(2, 2);
+    for (auto& node : cluster.nodes) {
+        Snapshot s = *node.snapshot;
+        s.host.hostname = "vm";  // both agents report the same hostname
+        s.host.memory_used_bytes = 425LL << 20;
+        s.host.memory_total_bytes = 24LL << 30;
+        node.snapshot = std::make_shared<const Snapshot>(s);
+        node.hostname = "vm";
+        node.address = "127.0.0.1:1949" + std::to_string(&node - cluster.nodes.data() + 6);
+    }
+    ClusterUiState state;
+    const std::string text = draw(cluster, state, 80, 30);
+    EXPECT_NE(text.find("VRAM 6.0/320.0GiB\n"), std::string::npos) << text;  // whole, to its end
+    EXPECT_NE(text.find("RAM 425MiB/24.0GiB"), std::string::npos) << text;
+    EXPECT_NE(text.find(" alice\n"), std::string::npos) << text;
+    EXPECT_NE(text.find("~7.0.0.1:19496 "), std::string::npos) << text;
+    EXPECT_NE(text.find("~7.0.0.1:19497 "), std::string::npos) << text;
 }

@@ -72,3 +72,11 @@ TEST(Sanitize, DisplayWidthCountsCells) {
     EXPECT_EQ(pad_left("ab", 4), "  ab");
     EXPECT_EQ(pad_right("abcdef", 3), "abcdef");
 }
+
+// fit_tail keeps the end of what it must cut: the part that tells addresses apart.
+TEST(Sanitize, FitTailKeepsTheEnd) {
+    EXPECT_EQ(fit_tail("127.0.0.1:19497", 14), "~7.0.0.1:19497");
+    EXPECT_EQ(fit_tail("gpu01", 8), "gpu01   ");
+    EXPECT_EQ(fit_tail("节点一二三", 6), "~二三 ");  // wide characters are never split
+    EXPECT_EQ(fit_tail("abc", 0), "");
+}

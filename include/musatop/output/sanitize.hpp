@@ -34,4 +34,8 @@ std::string pad_left(std::string_view text, int cells);
 // Exactly `cells` wide: truncated, then padded on the right.
 std::string fit_right(std::string_view text, int cells);
 
+// Exactly `cells` wide, keeping the end when it must cut ("~0.0.1:19497"): where
+// names differ at their end (addresses, ports, node numbers).
+std::string fit_tail(std::string_view text, int cells);
+
 }  // namespace musatop

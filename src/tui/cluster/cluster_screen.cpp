@@ -19,6 +19,7 @@ namespace {
 constexpr Style kBold{Color::none, 0, true};
 constexpr Style kDim{Color::none, 0, false, true};
 constexpr int kNodeWidth = 14;
+constexpr int kUsersRoom = 10;  // the GPU line's users keep this much before its bars grow
 
 std::string totals(const std::vector<const cluster::NodeView*>& nodes, const NodeViews& views, const ViewFilter& filter,
                    const FreeRule& rule) {
@@ -36,10 +37,12 @@ std::string totals(const std::vector<const cluster::NodeView*>& nodes, const Nod
             total = saturating_add(total, d.memory_total_bytes.value_or(0));
         }
     }
-    std::string line = "nodes " + std::to_string(nodes.size()) + ": " + std::to_string(ok) + " ok, " +
-                       std::to_string(stale) + " stale, " + std::to_string(down) + " down | GPUs " +
-                       std::to_string(gpus.free + gpus.in_use + gpus.unknown) + ": " + std::to_string(gpus.free) +
-                       " free, " + std::to_string(gpus.in_use) + " in use";
+    // Counts of zero are left out: at 80 columns the line must hold what matters.
+    std::string line = "nodes " + std::to_string(nodes.size()) + ": " + std::to_string(ok) + " ok";
+    if (stale) line += ", " + std::to_string(stale) + " stale";
+    if (down) line += ", " + std::to_string(down) + " down";
+    line += " | GPUs " + std::to_string(gpus.free + gpus.in_use + gpus.unknown) + ": " + std::to_string(gpus.free) +
+            " free, " + std::to_string(gpus.in_use) + " in use";
     if (gpus.unknown) line += ", " + std::to_string(gpus.unknown) + " unknown";
     return line + " | VRAM " + format_used_total(used, total);
 }
@@ -49,9 +52,11 @@ std::string free_text(const cluster::NodeView& node, const ViewFilter& filter, c
     return label.empty() ? "" : "  " + label;
 }
 
-std::string node_header(const cluster::NodeView& node, WallTime sampled_at, const std::string& free) {
+// Name, address and state, then what else fits `width`, most useful first: an
+// error or a hint, free GPUs, the host's CPU and RAM, the latency.
+std::string node_header(const cluster::NodeView& node, WallTime sampled_at, const std::string& free, int width) {
     std::string line =
-        fit_right(sanitize(node.hostname.value_or(node.address)), kNodeWidth) + " " + sanitize(node.address) + "  ";
+        fit_tail(sanitize(node.hostname.value_or(node.address)), kNodeWidth) + " " + sanitize(node.address) + "  ";
     if (node.state == cluster::NodeState::ok) {
         line += "ok";
     } else if (node.state == cluster::NodeState::stale && node.fetched_at) {
@@ -59,15 +64,18 @@ std::string node_header(const cluster::NodeView& node, WallTime sampled_at, cons
     } else {
         line += to_string(node.state);
     }
-    if (node.latency_ms) line += "  " + cluster::latency_text(*node.latency_ms);
-    line += free;
-    if (node.snapshot) {
-        const auto& host = node.snapshot->host;
-        line += "  CPU " + format_number(host.cpu_percent, "%") + "  RAM " +
-                format_used_total(host.memory_used_bytes, host.memory_total_bytes);
-    }
     if (node.state != cluster::NodeState::ok && node.error) line += "  " + sanitize(*node.error);
     if (node.state == cluster::NodeState::ok && node.hint) line += "  " + sanitize(*node.hint);
+    const auto add_if_room = [&](const std::string& piece) {
+        if (display_width(line) + display_width(piece) + 2 <= width) line += piece;
+    };
+    add_if_room(free);
+    if (node.snapshot) {
+        const auto& host = node.snapshot->host;
+        add_if_room("  CPU " + format_number(host.cpu_percent, "%"));
+        add_if_room("  RAM " + format_used_total(host.memory_used_bytes, host.memory_total_bytes));
+    }
+    if (node.latency_ms) add_if_room("  " + cluster::latency_text(*node.latency_ms));
     return line;
 }
 
@@ -138,7 +146,7 @@ void draw_processes(Canvas& canvas, int top, int rows, const std::vector<const c
         const auto& hostname = nodes[n]->hostname;
         const std::string node = sanitize(hostname && hostname_uses[*hostname] == 1 ? *hostname : nodes[n]->address);
         canvas.put(top + 2 + i, 0,
-                   fit_right(node, kNodeWidth) + " " + pad_left(std::to_string(p.device_index), 3) + " " +
+                   fit_tail(node, kNodeWidth) + " " + pad_left(std::to_string(p.device_index), 3) + " " +
                        pad_left(std::to_string(p.pid), 7) + " " + fit_right(sanitize_or_na(p.username), 10) + " " +
                        pad_left(format_bytes(p.gpu_memory_bytes), 9) + " " + sanitize_or_na(p.command));
     }
@@ -198,7 +206,10 @@ ClusterGeometry draw_cluster_screen(Canvas& canvas, const ClusterScreenInput& in
         // Each node through the filters once per frame; totals, lines and the
         // process table all read these.
         const auto views = node_views(nodes, state.filter);
-        canvas.put(0, 0, in.title + " cluster | " + totals(nodes, views, state.filter, in.free), kBold);
+        const std::string summary = " | " + totals(nodes, views, state.filter, in.free);
+        // The version and the word "cluster" give way first on a narrow terminal.
+        const std::string title = in.title + " cluster";
+        canvas.put(0, 0, (display_width(title + summary) <= width ? title : "musatop") + summary, kBold);
         canvas.put(1, 0,
                    in.refresh_note + (state.nodes.empty() ? "" : " | -n " + sanitize(state.nodes.text())) +
                        (state.filter.users.empty() ? "" : " | user " + sanitize(state.filter.users.front())),
@@ -206,7 +217,7 @@ ClusterGeometry draw_cluster_screen(Canvas& canvas, const ClusterScreenInput& in
         int total = 0;
         const auto starts = node_lines(views, total);
         g.line_offset = std::clamp(state.line_offset, 0, std::max(0, total - g.node_rows));
-        const int bar = std::clamp((width - 62) / 2, 4, 20);
+        const int bar = std::clamp((width - 62 - kUsersRoom) / 2, 4, 20);
         for (std::size_t i = 0; i < nodes.size(); ++i) {
             const int first = starts[i] - g.line_offset;
             if (first >= g.node_rows) break;
@@ -216,8 +227,8 @@ ClusterGeometry draw_cluster_screen(Canvas& canvas, const ClusterScreenInput& in
                 Style style = node.state == cluster::NodeState::ok ? kBold : Style{Color::unknown, 0, true};
                 style.reverse = selected;
                 canvas.put(g.node_top + first, 0,
-                           (selected ? "> " : "  ") +
-                               node_header(node, in.cluster->sampled_at, free_text(node, state.filter, in.free)),
+                           (selected ? "> " : "  ") + node_header(node, in.cluster->sampled_at,
+                                                                  free_text(node, state.filter, in.free), width - 2),
                            style);
                 if (selected) canvas.set_style(g.node_top + first, 0, width - 1, style);
             }
