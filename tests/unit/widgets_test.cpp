@@ -166,6 +166,15 @@ TEST(WrapLines, LongWordsBreakAndWordsJoinTheOpenPiece) {
     EXPECT_EQ(wrap_lines({"", "a"}, 5), (std::vector<std::string>{"", "a"}));
 }
 
+// The help's wrapped lines continue indented under their text, so a key's sentence
+// reads as one and the next key stands out.
+TEST(WrapLines, AHangingIndentStartsEveryContinuation) {
+    using musatop::tui::wrap_lines;
+    EXPECT_EQ(wrap_lines({"k: one two three four", "q: quit"}, 10, 2),
+              (std::vector<std::string>{"k: one two", "  three", "  four", "q: quit"}));
+    EXPECT_EQ(wrap_lines({"abcdefghij"}, 6, 2), (std::vector<std::string>{"abcdef", "  ghij"}));
+}
+
 TEST(WrapLines, A128KiBWordWrapsIntoExactPieces) {
     const std::string word(128 * 1024, 'x');
     const auto lines = musatop::tui::wrap_lines({word}, 100);

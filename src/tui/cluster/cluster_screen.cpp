@@ -191,7 +191,8 @@ ClusterGeometry draw_cluster_screen(Canvas& canvas, const ClusterScreenInput& in
     if (state.help) {
         int scroll = state.help_scroll;
         draw_modal(canvas,
-                   ModalView{in.title + " cluster help", cluster_help_lines(), "Esc / q / ? return | Up / Down scroll"},
+                   ModalView{in.title + " cluster help", cluster_help_lines(), "Esc / q / ? return | Up / Down scroll",
+                             Style{Color::none, 0, true}, 2},
                    scroll);
         g.help_scroll = scroll;
         return g;

@@ -15,13 +15,14 @@ std::vector<std::string> help_lines(bool replay) {
              "",
              "UTIL and VRAM bars run from 0 to 100%; VRAM is used memory / total memory.",
              "Trends cover the last 5 minutes, oldest on the left, newest on the right.",
-             "Each trend column is the peak of its time slice, not an average; Now labels are current.",
+             "Each trend column is the peak of its time slice, not an average; the titles' \"now\" values are "
+             "current.",
              "A closed time slice keeps its height while it moves left; resizing redraws from history.",
              "CPU/RAM and VRAM/UTIL graphs mirror around the 0% axis; the outer edges are 100%.",
              "ALL UTIL is the mean over the selected GPUs; ALL VRAM is their total used / total size.",
              "If any selected GPU lacks a value, ALL shows N/A for it; gaps are never filled in.",
              "Missing samples leave gaps; an observed 0% draws a baseline. Stale data is dim.",
-             "Stale or unverified data cannot be terminated; the target is checked again (PID, start time,",
+             "Stale or unverified data cannot be terminated; the target is checked again (PID, start time, "
              "GPU) right before the signal is sent.",
              "N/A means unknown: musatop never shows a missing value as zero.",
              "Power limit N/A: GMI gave no usable current limit; the power draw is a separate reading.",
@@ -108,8 +109,9 @@ std::vector<std::string> process_detail_lines(const GpuProcess& p) {
     };
 }
 
-std::vector<std::string> wrap_lines(const std::vector<std::string>& lines, int width) {
+std::vector<std::string> wrap_lines(const std::vector<std::string>& lines, int width, int hanging) {
     width = std::max(1, width);
+    hanging = std::clamp(hanging, 0, width / 2);
     std::vector<std::string> out;
     for (const auto& line : lines) {
         if (line.empty()) {
@@ -122,6 +124,14 @@ std::vector<std::string> wrap_lines(const std::vector<std::string>& lines, int w
         const std::size_t n = cps.size();
         std::string current;
         int current_width = 0;
+        // Continuation lines start `hanging` cells in, under the text they continue.
+        bool has_word = false;
+        const auto next_line = [&] {
+            out.push_back(std::move(current));
+            current.assign(static_cast<std::size_t>(hanging), ' ');
+            current_width = hanging;
+            has_word = false;
+        };
         std::size_t i = 0;
         while (i < n) {
             while (i < n && cps[i] == U' ') ++i;
@@ -129,32 +139,26 @@ std::vector<std::string> wrap_lines(const std::vector<std::string>& lines, int w
             std::size_t end = i;
             int word_width = 0;
             while (end < n && cps[end] != U' ') word_width += code_point_width(cps[end++]);
-            if (current_width > 0 && current_width + 1 + word_width > width) {
-                out.push_back(std::move(current));
-                current.clear();
-                current_width = 0;
-            }
-            if (word_width > width) {
-                // A word longer than a line is broken (current is empty here); its
+            if (has_word && current_width + 1 + word_width > width) next_line();
+            if (word_width > width - current_width) {
+                // A word longer than a line is broken (no word is on the line yet); its
                 // last piece stays open for the words after it. A glyph wider than
                 // the whole line is taken anyway.
                 for (std::size_t k = i; k < end; ++k) {
                     const int w = code_point_width(cps[k]);
-                    if (current_width > 0 && current_width + w > width) {
-                        out.push_back(std::move(current));
-                        current.clear();
-                        current_width = 0;
-                    }
+                    if (has_word && current_width + w > width) next_line();
                     utf8::append(current, cps[k]);
                     current_width += w;
+                    has_word = true;
                 }
             } else {
-                if (current_width > 0) {
+                if (has_word) {
                     current += ' ';
                     ++current_width;
                 }
                 for (std::size_t k = i; k < end; ++k) utf8::append(current, cps[k]);
                 current_width += word_width;
+                has_word = true;
             }
             i = end;
         }
@@ -166,7 +170,7 @@ std::vector<std::string> wrap_lines(const std::vector<std::string>& lines, int w
 void draw_modal(Canvas& canvas, const ModalView& view, int& scroll) {
     const int height = canvas.height();
     canvas.put(0, 0, view.title, view.title_style);
-    const auto lines = wrap_lines(view.lines, canvas.width() - 2);
+    const auto lines = wrap_lines(view.lines, canvas.width() - 2, view.hanging_indent);
     const int page = std::max(1, height - 3);
     const int total = static_cast<int>(lines.size());
     scroll = std::clamp(scroll, 0, std::max(0, total - page));

@@ -23,6 +23,7 @@ int draw_dialog(Canvas& canvas, const ScreenInput& in) {
     if (state.modal == Modal::help) {
         view.title = in.title + " help";
         view.lines = help_lines(in.replay);
+        view.hanging_indent = 2;  // a key's wrapped text stays under it
     } else if (state.modal == Modal::gpu_details) {
         view.title = "GPU details";
         for (const auto& finding : in.unfiltered->health) view.lines.push_back("! Host: " + sanitize(finding));

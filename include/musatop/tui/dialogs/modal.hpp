@@ -26,14 +26,16 @@ std::vector<std::string> process_detail_lines(const GpuProcess& process);
 // Identity, link, engines, clocks, fan, ECC, retired pages and the findings.
 std::vector<std::string> gpu_detail_lines(const Device& device);
 
-// Word-wraps to `width` cells; words longer than a line are broken.
-std::vector<std::string> wrap_lines(const std::vector<std::string>& lines, int width);
+// Word-wraps to `width` cells; words longer than a line are broken. Continuation
+// lines are indented by `hanging` cells (the help's, so a key's text reads as one).
+std::vector<std::string> wrap_lines(const std::vector<std::string>& lines, int width, int hanging = 0);
 
 struct ModalView {
     std::string title;
     std::vector<std::string> lines;
     std::string footer;
     Style title_style{Color::none, 0, true};
+    int hanging_indent = 0;  // for continuation lines of a wrapped line
 };
 
 // Draws the dialog; `scroll` is clamped and written back.
