@@ -70,6 +70,9 @@ constexpr SettingKey kKeys[] = {
          });
      },
      "FILE", "TLS and basic-auth users, in the exporter-toolkit format of node_exporter"},
+    {"driver.root", "", K::text, 0, 0, "",
+     "Where the MUSA driver's /proc/driver/musa and /sys are read: \"/\" (a chroot or a test tree otherwise).", "\"/\"",
+     [](Options& o, const SettingValue& v) { o.driver_root = as_text(v).empty() ? "/" : as_text(v); }},
     {"cluster.nodes", "", K::text, 0, 0, "",
      "The cluster view's nodes, as --nodes takes them (\"\" for none); --nodes and MUSATOP_NODES win.", "\"\"",
      [](Options& o, const SettingValue& v) {

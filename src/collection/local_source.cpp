@@ -2,10 +2,26 @@
 
 #include <chrono>
 
+#include "musatop/collection/driver/driver_parse.hpp"
+
 namespace musatop {
 
-LocalSource::LocalSource(gmi::GmiSettings settings, HealthThresholds health)
-    : settings_(settings), gmi_(std::move(settings)), health_(health) {}
+namespace {
+
+// Each gpuNN whose PCI function GMI lists lends that GPU its driver status; one
+// that cannot be tied is not guessed onto a GPU.
+void attach_driver_status(Snapshot& snapshot, const driver::DriverTree& tree) {
+    for (const auto& gpu : tree.gpus) {
+        if (!gpu.bus_id || !gpu.status) continue;
+        for (auto& device : snapshot.devices)
+            if (device.bus_id && driver::same_pci_function(*device.bus_id, *gpu.bus_id)) device.driver = gpu.status;
+    }
+}
+
+}  // namespace
+
+LocalSource::LocalSource(gmi::GmiSettings settings, HealthThresholds health, std::string driver_root)
+    : settings_(settings), gmi_(std::move(settings)), driver_(std::move(driver_root)), health_(health) {}
 
 Snapshot LocalSource::collect(const CancelToken& cancel) {
     Snapshot snapshot;
@@ -18,6 +34,8 @@ Snapshot LocalSource::collect(const CancelToken& cancel) {
     gmi_.sample(snapshot, cancel.fd());
     enricher_.enrich(snapshot.processes, wall_now(), mono_now());
     snapshot.processes_unverified_reason = enricher_.unverified_reason();
+    // The driver's files are read even when GMI fails: then they are what is left.
+    attach_driver_status(snapshot, driver_.read(false));
     health_.assess(snapshot, mono_now());
     host_.sample_into(snapshot);
     return snapshot;

@@ -48,10 +48,38 @@ bool idle_and_holding(const Device& d, const HealthThresholds& t) {
            *d.memory_used_bytes >= t.idle_memory_bytes;
 }
 
+// The kernel driver's own view of the GPU (/proc/driver/musa/gpuNN/status).
+void driver_findings(const DriverStatus& s, std::vector<std::string>& out) {
+    if (s.driver_status && *s.driver_status != "OK") out.push_back("driver status " + *s.driver_status);
+    if (s.firmware_status && *s.firmware_status != "OK")
+        out.push_back("firmware " + *s.firmware_status + (s.firmware_reason ? " (" + *s.firmware_reason + ")" : ""));
+}
+
+// A counter below its baseline was cleared (a reset or a management call).
+bool any_fell(const std::vector<DriverCounter>& now, const std::vector<DriverCounter>& baseline) {
+    for (const auto& counter : now)
+        for (const auto& before : baseline)
+            if (before.label == counter.label && counter.value < before.value) return true;
+    return false;
+}
+
+// "HWR +2, FWF +1": the recovery and fault counters above their baseline (APM
+// counts power-management requests, not faults).
+std::string risen_counters(const std::vector<DriverCounter>& now, const std::vector<DriverCounter>& baseline) {
+    std::string risen;
+    for (const auto& counter : now)
+        for (const auto& before : baseline)
+            if (counter.label != "APM" && before.label == counter.label && counter.value > before.value)
+                risen +=
+                    (risen.empty() ? "" : ", ") + counter.label + " +" + std::to_string(counter.value - before.value);
+    return risen;
+}
+
 }  // namespace
 
 std::vector<std::string> device_findings(const Device& d, const HealthThresholds& t) {
     std::vector<std::string> out;
+    if (d.driver) driver_findings(*d.driver, out);
     if (below(d.pcie_link_width_current, d.pcie_link_width_max))
         out.push_back("PCIe link x" + std::to_string(*d.pcie_link_width_current) + ", below its maximum x" +
                       std::to_string(*d.pcie_link_width_max));
@@ -88,6 +116,25 @@ std::vector<std::string> host_findings(const Snapshot& s) {
     return out;
 }
 
+void HealthMonitor::watch_driver_counters(Snapshot& snapshot, MonoTime now) {
+    if (snapshot.devices_stale) return;  // the baselines stand until fresh readings come
+    std::map<std::string, CounterBaseline> seen;
+    for (auto& device : snapshot.devices) {
+        if (!device.driver) continue;
+        const std::string key = device_key(device);
+        const auto& counters = device.driver->counters;
+        const auto known = driver_baseline_.find(key);
+        const bool anew = known == driver_baseline_.end() || any_fell(counters, known->second.counters);
+        const CounterBaseline baseline = anew ? CounterBaseline{now, counters} : known->second;
+        const std::string risen = risen_counters(counters, baseline.counters);
+        if (!risen.empty())
+            device.health.push_back("driver counters rose while watched (" + duration(now - baseline.since) +
+                                    "): " + risen);
+        seen[key] = baseline;
+    }
+    driver_baseline_ = std::move(seen);
+}
+
 void HealthMonitor::assess(Snapshot& snapshot, MonoTime now) {
     std::map<std::string, MonoTime> still_idle;
     for (auto& device : snapshot.devices) {
@@ -109,6 +156,7 @@ void HealthMonitor::assess(Snapshot& snapshot, MonoTime now) {
                                     holders(snapshot, device.index) + ")");
     }
     idle_since_ = std::move(still_idle);
+    watch_driver_counters(snapshot, now);
     snapshot.health = host_findings(snapshot);
 }
 

@@ -4,6 +4,9 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 
+#include <algorithm>
+#include <filesystem>
+
 #include <nlohmann/json.hpp>
 
 #include "cgroup_sandbox.hpp"
@@ -163,4 +166,34 @@ TEST(Health, AJsonListingFewerGpusThanItCountsIsCompletedFromTheSummary) {
         doc["health"],
         json::parse(
             R"j(["GMI's JSON lists 2 of 8 GPUs; the other 6 are read from its summary table (name, bus, memory and utilisation; the rest unknown)"])j"));
+}
+
+// The driver's own status, read from a fake /proc/driver/musa under MUSATOP_DRIVER_ROOT
+// and tied to GMI's GPU 3 by its PCI function: a firmware that does not answer is a
+// finding in --json and --once; GPU 0, whose chain breaks, gets nothing guessed.
+TEST(DriverFiles, FirmwareStatusBecomesAFindingOfTheGpuItBelongsTo) {
+    Scenario scenario;
+    scenario.use_reference_fixtures();
+    const auto root = scenario.dir() / "driver-root";
+    namespace fs = std::filesystem;
+    for (const auto& [dir, misc] : {std::pair{"gpu00", "mtgpu.4"}, std::pair{"gpu01", "mtgpu.1"}}) {
+        fs::create_directories(root / "proc/driver/musa" / dir);
+        write_text(root / "proc/driver/musa" / dir / "devname", std::string(misc) + "\n");
+        write_text(root / "proc/driver/musa" / dir / "status",
+                   "Driver Status:   OK\nFirmware Status: NOT RESPONDING (Poll failing)\nServer Errors:   3\n");
+    }
+    fs::create_directories(root / "sys/devices/pci0000:00/0000:07:00.0");
+    fs::create_directories(root / "sys/class/misc/mtgpu.1");
+    fs::create_directory_symlink("../../../devices/pci0000:00/0000:07:00.0", root / "sys/class/misc/mtgpu.1/device");
+    const std::vector<std::string> env = {"MUSATOP_DRIVER_ROOT=" + root.string()};
+    const auto run = scenario.run({"--json"}, std::chrono::seconds(20), env);
+    const auto doc = json::parse(run.out);
+    ASSERT_EQ(doc["devices"].size(), 2u) << run.out;
+    EXPECT_EQ(doc["devices"][1]["index"], 3);
+    const auto& found = doc["devices"][1]["health"];
+    EXPECT_NE(std::find(found.begin(), found.end(), "firmware NOT RESPONDING (Poll failing)"), found.end()) << found;
+    for (const auto& finding : doc["devices"][0]["health"])  // gpu00 names mtgpu.4, which has no PCI function here
+        EXPECT_EQ(finding.get<std::string>().find("firmware"), std::string::npos);
+    const auto text = scenario.run({"--once"}, std::chrono::seconds(20), env);
+    EXPECT_NE(text.out.find("HEALTH: GPU 3: firmware NOT RESPONDING (Poll failing)"), std::string::npos) << text.out;
 }

@@ -171,3 +171,34 @@ TEST(Health, SmallAllocationsOrUnknownUtilisationAreNotHeldMemory) {
     EXPECT_TRUE(s.devices[0].health.empty());
     EXPECT_TRUE(s.devices[1].health.empty());
 }
+
+// The driver's own view: a status or firmware that is not OK is a finding with its
+// reason; recovery and fault counters that rise while musatop watches say by how
+// much and for how long (APM, power requests, is no fault); a cleared counter
+// starts the watch again.
+TEST(Health, DriverStatusAndCountersThatRiseWhileWatched) {
+    Snapshot s;
+    Device d = healthy();
+    d.driver = DriverStatus{};
+    d.driver->driver_status = "OK";
+    d.driver->firmware_status = "NOT RESPONDING";
+    d.driver->firmware_reason = "Poll failing";
+    d.driver->counters = {{"Server Errors", 3}, {"HWR", 0}, {"APM", 10}};
+    s.devices = {d};
+    HealthMonitor monitor;
+    const MonoTime t0{};
+    monitor.assess(s, t0);
+    EXPECT_EQ(s.devices[0].health, (std::vector<std::string>{"firmware NOT RESPONDING (Poll failing)"}));
+    s.devices[0].driver->firmware_status = "OK";
+    s.devices[0].driver->firmware_reason.reset();
+    s.devices[0].driver->counters = {{"Server Errors", 3}, {"HWR", 2}, {"APM", 50}};
+    monitor.assess(s, t0 + 125s);
+    EXPECT_EQ(s.devices[0].health, (std::vector<std::string>{"driver counters rose while watched (2m 5s): HWR +2"}));
+    s.devices[0].driver->counters = {{"Server Errors", 0}, {"HWR", 0}, {"APM", 0}};  // cleared
+    monitor.assess(s, t0 + 130s);
+    EXPECT_TRUE(s.devices[0].health.empty());
+    s.devices[0].driver->counters = {{"Server Errors", 1}, {"HWR", 0}, {"APM", 0}};
+    monitor.assess(s, t0 + 140s);
+    EXPECT_EQ(s.devices[0].health,
+              (std::vector<std::string>{"driver counters rose while watched (0m 10s): Server Errors +1"}));
+}

@@ -76,6 +76,7 @@ struct Options {
     double interval_seconds = 1.0;
     double timeout_seconds = 3.0;
     std::string gmi = "mthreads-gmi";
+    std::string driver_root = "/";  // [driver] root: where /proc/driver/musa and /sys are
     ViewFilter filter;
     std::optional<std::string> record_file;  // `--record FILE`: the screen records while it shows
     std::optional<ServeOptions> serve;       // set for `musatop serve`

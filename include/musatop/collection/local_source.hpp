@@ -4,6 +4,7 @@
 
 #include <optional>
 
+#include "musatop/collection/driver/driver_reader.hpp"
 #include "musatop/collection/gmi/gmi_source.hpp"
 #include "musatop/collection/procfs/host_sampler.hpp"
 #include "musatop/collection/procfs/process_enricher.hpp"
@@ -15,7 +16,8 @@ namespace musatop {
 
 class LocalSource final : public Source {
 public:
-    explicit LocalSource(gmi::GmiSettings settings, HealthThresholds health = {});
+    // `driver_root`: where /proc/driver/musa and /sys are ("/"; a fake tree in tests).
+    explicit LocalSource(gmi::GmiSettings settings, HealthThresholds health = {}, std::string driver_root = "/");
     Snapshot collect(const CancelToken& cancel) override;
     std::string describe() const override;
 
@@ -24,6 +26,7 @@ private:
     gmi::GmiSource gmi_;
     procfs::ProcessEnricher enricher_;
     procfs::HostSampler host_;
+    driver::DriverReader driver_;
     HealthMonitor health_;
     std::optional<toolkit::ToolkitVersion> toolkit_;  // detected once per run
 };

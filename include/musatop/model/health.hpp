@@ -46,8 +46,16 @@ public:
     void assess(Snapshot& snapshot, MonoTime now);
 
 private:
+    // The driver's recovery and fault counters that rose since musatop first saw them.
+    void watch_driver_counters(Snapshot& snapshot, MonoTime now);
+
+    struct CounterBaseline {
+        MonoTime since;
+        std::vector<DriverCounter> counters;
+    };
     HealthThresholds thresholds_;
     std::map<std::string, MonoTime> idle_since_;  // by UUID, or "index:N"
+    std::map<std::string, CounterBaseline> driver_baseline_;
 };
 
 }  // namespace musatop

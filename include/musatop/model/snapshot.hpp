@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "musatop/model/attribution.hpp"
+#include "musatop/model/driver_info.hpp"
 #include "musatop/util/clock.hpp"
 
 namespace musatop {
@@ -50,6 +51,10 @@ struct Device {
     std::optional<std::string> bios_version;  // GMI's "MTBios Version"
     // Findings of the health rules (model/health.hpp); empty when none apply.
     std::vector<std::string> health;
+    // The kernel driver's own `status` for this GPU (/proc/driver/musa/gpuNN, tied to
+    // it by PCI address); none where the driver has no such file or it cannot be tied.
+    // Shown in the GPU details and judged by the health rules; not yet in --json.
+    std::optional<DriverStatus> driver;
 
     bool operator==(const Device&) const = default;
 };

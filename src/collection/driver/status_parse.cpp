@@ -1,4 +1,5 @@
 // `gpuNN/status` and the directory names (spec §4, §1, §7.2, §7.4).
+#include <array>
 #include <charconv>
 
 #include "musatop/collection/driver/driver_parse.hpp"
@@ -91,6 +92,30 @@ std::optional<int> gpu_directory_number(std::string_view name) {
         value = value * 16 + (digit ? c - '0' : c - 'a' + 10);
     }
     return value;
+}
+
+namespace {
+
+// domain:bus:device.function as numbers; none unless it has that shape.
+std::optional<std::array<unsigned long, 4>> pci_parts(std::string_view text) {
+    text = text::trim(text);
+    std::array<unsigned long, 4> parts{};
+    const char separators[] = {':', ':', '.'};
+    for (std::size_t i = 0; i < 4; ++i) {
+        const auto end = i < 3 ? text.find(separators[i]) : text.size();
+        if (end == std::string_view::npos || end == 0) return std::nullopt;
+        const auto [stop, error] = std::from_chars(text.data(), text.data() + end, parts[i], 16);
+        if (error != std::errc{} || stop != text.data() + end) return std::nullopt;
+        text.remove_prefix(std::min(end + 1, text.size()));
+    }
+    return parts;
+}
+
+}  // namespace
+
+bool same_pci_function(std::string_view a, std::string_view b) {
+    const auto x = pci_parts(a), y = pci_parts(b);
+    return x && y && *x == *y;
 }
 
 std::optional<int> misc_device_number(std::string_view devname) {

@@ -60,6 +60,25 @@ std::string owner_line(const Attribution& a) {
 
 }  // namespace
 
+// What the kernel driver says of the GPU, beside GMI's figures and never in place
+// of them; its labels as the file writes them (sanitised: they come from outside).
+std::vector<std::string> driver_lines(const Device& d) {
+    if (!d.driver) return {"Driver: N/A (no /proc/driver/musa status tied to this GPU)"};
+    const DriverStatus& s = *d.driver;
+    std::string firmware = sanitize_or_na(s.firmware_status);
+    if (s.firmware_reason) firmware += " (" + sanitize(*s.firmware_reason) + ")";
+    std::string engines;
+    for (const auto& engine : s.engines)
+        engines += (engines.empty() ? "" : ", ") + sanitize(engine.label) + " " + format_number(engine.percent, "%");
+    std::string counters;
+    for (const auto& counter : s.counters)
+        counters += (counters.empty() ? "" : ", ") + sanitize(counter.label) + " " + std::to_string(counter.value);
+    return {"Driver: status " + sanitize_or_na(s.driver_status) + "  firmware " + firmware,
+            "Driver utilisation: " + format_number(s.overall_utilization_percent, "%") +
+                (engines.empty() ? "" : " (" + engines + ")"),
+            "Driver counters: " + (counters.empty() ? std::string("N/A") : counters)};
+}
+
 std::vector<std::string> gpu_detail_lines(const Device& d) {
     std::vector<std::string> lines = {
         "GPU " + std::to_string(d.index) + "  " + sanitize_or_na(d.name) +
@@ -84,6 +103,7 @@ std::vector<std::string> gpu_detail_lines(const Device& d) {
             ", double-bit " + count_text(d.retired_pages_double_bit) + ", pending " +
             (d.retired_pages_pending ? (*d.retired_pages_pending ? "yes" : "no") : "N/A"),
     };
+    for (auto& line : driver_lines(d)) lines.push_back(std::move(line));
     if (d.health.empty()) lines.emplace_back("Health: no findings");
     for (const auto& finding : d.health) lines.push_back("! " + sanitize(finding));
     return lines;

@@ -27,6 +27,10 @@ Result<std::vector<ProcessUtilization>> parse_proc_util(std::string_view text);
 // "gpu0a" → 10; none for anything else ("gpu", "gpuxx", "mtlink").
 std::optional<int> gpu_directory_number(std::string_view name);
 
+// GMI writes "00000000:18:00.0", sysfs "0000:18:00.0": the same PCI function when
+// domain, bus, device and function agree as numbers.
+bool same_pci_function(std::string_view a, std::string_view b);
+
 // "mtgpu.3\n" → 3; none for "mtgpu.unknown" or anything else.
 std::optional<int> misc_device_number(std::string_view devname);
 
