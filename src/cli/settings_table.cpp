@@ -98,6 +98,9 @@ constexpr SettingKey kKeys[] = {
      [](Options& o, const SettingValue& v) {
          o.health.idle_memory_bytes = static_cast<std::int64_t>(std::llround(as_number(v) * 1024 * 1024));
      }},
+    {"health.event_window_minutes", "", K::number, 1, 10080, "",
+     "Health: warning and fatal driver events (event_report) this many minutes old or newer are findings.", "60.0",
+     [](Options& o, const SettingValue& v) { o.health.event_window = Seconds(as_number(v) * 60); }},
     {"health.idle_minutes", "", K::number, 0.1, 1440, "", "Health: ... for this many minutes.", "5.0",
      [](Options& o, const SettingValue& v) { o.health.idle_held_for = Seconds(as_number(v) * 60); }},
 };

@@ -12,9 +12,12 @@ namespace {
 // that cannot be tied is not guessed onto a GPU.
 void attach_driver_status(Snapshot& snapshot, const driver::DriverTree& tree) {
     for (const auto& gpu : tree.gpus) {
-        if (!gpu.bus_id || !gpu.status) continue;
+        if (!gpu.bus_id) continue;
         for (auto& device : snapshot.devices)
-            if (device.bus_id && driver::same_pci_function(*device.bus_id, *gpu.bus_id)) device.driver = gpu.status;
+            if (device.bus_id && driver::same_pci_function(*device.bus_id, *gpu.bus_id)) {
+                device.driver = gpu.status;
+                device.driver_events = driver::distinct_events(gpu.events);
+            }
     }
 }
 

@@ -55,6 +55,29 @@ void driver_findings(const DriverStatus& s, std::vector<std::string>& out) {
         out.push_back("firmware " + *s.firmware_status + (s.firmware_reason ? " (" + *s.firmware_reason + ")" : ""));
 }
 
+// "driver event 0x05000002 MTBIOS GPU_BIOS_TRAP, fatal, 12m 3s ago (PID 4242): text"
+std::string event_finding(const DriverEvent& e, Seconds age) {
+    char id[16];
+    std::snprintf(id, sizeof id, "0x%08x", e.id);
+    std::string line = "driver event " + std::string(id);
+    if (!e.module.empty()) line += " " + e.module;
+    if (!e.name.empty()) line += " " + e.name;
+    line +=
+        std::string(", ") + (e.severity == EventSeverity::fatal ? "fatal" : "warning") + ", " + duration(age) + " ago";
+    if (e.pid) line += " (PID " + std::to_string(*e.pid) + ")";
+    return e.text.empty() ? line : line + ": " + e.text;
+}
+
+// Warning and fatal events of the window; gen1 records carry no severity and are
+// left to the details dialog.
+void event_findings(Device& device, WallTime now, Seconds window) {
+    for (const auto& e : device.driver_events) {
+        if (e.severity != EventSeverity::warning && e.severity != EventSeverity::fatal) continue;
+        const Seconds age = now - WallTime(std::chrono::seconds(e.time_seconds));
+        if (age <= window && age >= Seconds(-60)) device.health.push_back(event_finding(e, std::max(age, Seconds(0))));
+    }
+}
+
 // A counter below its baseline was cleared (a reset or a management call).
 bool any_fell(const std::vector<DriverCounter>& now, const std::vector<DriverCounter>& baseline) {
     for (const auto& counter : now)
@@ -139,6 +162,7 @@ void HealthMonitor::assess(Snapshot& snapshot, MonoTime now) {
     std::map<std::string, MonoTime> still_idle;
     for (auto& device : snapshot.devices) {
         device.health = device_findings(device, thresholds_);
+        event_findings(device, snapshot.sampled_at, thresholds_.event_window);
         const std::string key = device_key(device);
         const auto known = idle_since_.find(key);
         // Stale readings say nothing new: the clock neither starts nor resets.

@@ -5,11 +5,13 @@
 #include <signal.h>
 
 #include <algorithm>
+#include <ctime>
 #include <filesystem>
 
 #include <nlohmann/json.hpp>
 
 #include "cgroup_sandbox.hpp"
+#include "driver_records.hpp"
 #include "scenario.hpp"
 
 using namespace musatop::testing;
@@ -196,4 +198,29 @@ TEST(DriverFiles, FirmwareStatusBecomesAFindingOfTheGpuItBelongsTo) {
         EXPECT_EQ(finding.get<std::string>().find("firmware"), std::string::npos);
     const auto text = scenario.run({"--once"}, std::chrono::seconds(20), env);
     EXPECT_NE(text.out.find("HEALTH: GPU 3: firmware NOT RESPONDING (Poll failing)"), std::string::npos) << text.out;
+}
+
+// A fatal XID in the GPU's driver ring, a minute old, is a finding in --json.
+TEST(DriverFiles, ARecentFatalEventIsAFinding) {
+    Scenario scenario;
+    scenario.use_reference_fixtures();
+    const auto root = scenario.dir() / "driver-root";
+    namespace fs = std::filesystem;
+    fs::create_directories(root / "proc/driver/musa/gpu00");
+    write_text(root / "proc/driver/musa/gpu00/devname", "mtgpu.0\n");
+    Gen2Record record;
+    record.time = static_cast<std::uint64_t>(std::time(nullptr) - 60);
+    record.sbdf = 0x30000;
+    write_text(root / "proc/driver/musa/gpu00/event_report", gen2_record(record) + std::string(256 * 49, '\0'));
+    fs::create_directories(root / "sys/devices/pci0000:00/0000:03:00.0");
+    fs::create_directories(root / "sys/class/misc/mtgpu.0");
+    fs::create_directory_symlink("../../../devices/pci0000:00/0000:03:00.0", root / "sys/class/misc/mtgpu.0/device");
+    const auto run = scenario.run({"--json"}, std::chrono::seconds(20), {"MUSATOP_DRIVER_ROOT=" + root.string()});
+    const auto doc = json::parse(run.out);
+    ASSERT_EQ(doc["devices"].size(), 2u) << run.out;
+    bool found = false;
+    for (const auto& finding : doc["devices"][0]["health"])
+        found =
+            found || finding.get<std::string>().starts_with("driver event 0x05000002 MTBIOS GPU_BIOS_TRAP, fatal, ");
+    EXPECT_TRUE(found) << doc["devices"][0]["health"];
 }

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "musatop/collection/driver/driver_parse.hpp"
+#include "driver_records.hpp"
 
 using namespace musatop;
 using namespace musatop::driver;
@@ -18,29 +19,11 @@ const std::string kFieldStatus =
     "GPU Overall Utilisation:      42%\n\tGEOM Utilisation:     0%\n\t3D Utilisation:       0%\n"
     "\tCOMP Utilisation:  0%\n\t2D Utilisation:       42%\n";
 
-std::string put32(std::uint32_t v) {
-    std::string out(4, '\0');
-    for (int i = 0; i < 4; ++i) out[i] = static_cast<char>(v >> (8 * i));
-    return out;
-}
-std::string put64(std::uint64_t v) { return put32(static_cast<std::uint32_t>(v)) + put32(v >> 32); }
-
-// The gen2 record of spec §3.3, byte for byte.
-std::string gen2_record() {
-    std::string r = put32(0x01000001) + put32(0xb8);
-    const unsigned char uuid[] = {0x14, 0xe0, 0x5c, 0x9a, 0x2d, 0xc4, 0x1b, 0xe0,
-                                  0xa5, 0x63, 0xe7, 0xd6, 0x39, 0x34, 0x36, 0x00};
-    r.append(reinterpret_cast<const char*>(uuid), 16);
-    r += std::string("\x01\x00\x00\x00", 4) + put32(0x05000002) + put32(0x11) + put32(0);
-    r += put64(0x6aa9fa5c) + put64(0x00180000) + put64(0x2dad4b);
-    std::string text = "xid_inject from procfs\n";
-    text.resize(192, '\0');
-    return r + text;
-}
-
 // A gen1 record (spec §3.2): GUILTY_LOCKUP on 0000:03:00.0.
 std::string gen1_record() {
-    std::string r = put32(1) + put32(112) + put32(0) + put32(3001) + put64(0x30000) + put64(1789524572) + put32(4);
+    std::string r = musatop::testing::little32(1) + musatop::testing::little32(112) + musatop::testing::little32(0) +
+                    musatop::testing::little32(3001) + musatop::testing::little64(0x30000) +
+                    musatop::testing::little64(1789524572) + musatop::testing::little32(4);
     r.resize(56, '\0');
     std::string text = "lockup on ctx 7";
     text.resize(72, '\0');
@@ -88,7 +71,7 @@ TEST(DriverStatus, OlderSpellingsReasonsAndUnknownLines) {
 }
 
 TEST(DriverEvents, TheCapturedGen2RecordAndAGen1Record) {
-    const auto events = parse_event_ring(gen2_record() + std::string(256 * 2, '\0'));
+    const auto events = parse_event_ring(musatop::testing::gen2_record() + std::string(256 * 2, '\0'));
     ASSERT_EQ(events.size(), 1u);
     const DriverEvent& e = events[0];
     EXPECT_EQ(e.generation, 2);
@@ -114,19 +97,21 @@ TEST(DriverEvents, TheCapturedGen2RecordAndAGen1Record) {
 }
 
 TEST(DriverEvents, UnknownIdsAreKeptAndUnknownLayoutsStopTheScan) {
-    std::string unknown = gen2_record();
-    unknown.replace(28, 4, put32(0x02000042));  // MSS, a code the table lacks
-    unknown.replace(32, 4, put32(0x3f));        // severity 7, scope 7: out of range
+    std::string unknown = musatop::testing::gen2_record();
+    unknown.replace(28, 4, musatop::testing::little32(0x02000042));  // MSS, a code the table lacks
+    unknown.replace(32, 4, musatop::testing::little32(0x3f));        // severity 7, scope 7: out of range
     const auto kept = parse_event_ring(unknown);
     ASSERT_EQ(kept.size(), 1u);
     EXPECT_EQ(kept[0].module, "MSS");
     EXPECT_EQ(kept[0].name, "");
     EXPECT_FALSE(kept[0].severity);
     EXPECT_FALSE(kept[0].scope);
-    std::string other_version = gen2_record();
+    std::string other_version = musatop::testing::gen2_record();
     other_version[24] = 2;  // an XID info version we do not know: skipped, the next record read
-    EXPECT_EQ(parse_event_ring(other_version + gen2_record()).size(), 1u);
-    EXPECT_TRUE(parse_event_ring(put32(0x02000001) + std::string(508, '\0') + gen2_record()).empty());
+    EXPECT_EQ(parse_event_ring(other_version + musatop::testing::gen2_record()).size(), 1u);
+    EXPECT_TRUE(parse_event_ring(musatop::testing::little32(0x02000001) + std::string(508, '\0') +
+                                 musatop::testing::gen2_record())
+                    .empty());
     EXPECT_TRUE(parse_event_ring("").empty());
 }
 

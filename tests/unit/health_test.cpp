@@ -202,3 +202,31 @@ TEST(Health, DriverStatusAndCountersThatRiseWhileWatched) {
     EXPECT_EQ(s.devices[0].health,
               (std::vector<std::string>{"driver counters rose while watched (0m 10s): Server Errors +1"}));
 }
+
+// Warning and fatal driver events of the window are findings (with the XID's names,
+// its age and the process); notices, old events and gen1 records without a severity
+// are not.
+TEST(Health, RecentWarningAndFatalDriverEventsAreFindings) {
+    Snapshot s;
+    s.sampled_at = WallTime(std::chrono::seconds(1800000000));
+    Device d = healthy();
+    const auto event = [](std::int64_t time, std::optional<EventSeverity> severity) {
+        DriverEvent e;
+        e.id = 0x02000005;
+        e.module = "MSS";
+        e.name = "NEW_PAGE_RETIRED";
+        e.severity = severity;
+        e.time_seconds = time;
+        e.pid = 4242;
+        e.text = "page 0x1f retired";
+        return e;
+    };
+    d.driver_events = {event(1800000000 - 7200, EventSeverity::fatal), event(1800000000 - 65, EventSeverity::notify),
+                       event(1800000000 - 65, std::nullopt), event(1800000000 - 65, EventSeverity::warning)};
+    s.devices = {d};
+    HealthMonitor monitor;
+    monitor.assess(s, MonoTime{});
+    EXPECT_EQ(s.devices[0].health,
+              (std::vector<std::string>{
+                  "driver event 0x02000005 MSS NEW_PAGE_RETIRED, warning, 1m 5s ago (PID 4242): page 0x1f retired"}));
+}

@@ -27,6 +27,8 @@ struct HealthThresholds {
     // Memory held while idle: at least this much in use at 0 % for this long.
     std::int64_t idle_memory_bytes = std::int64_t{1} << 30;
     Seconds idle_held_for{300};
+    // Warning and fatal driver events this recent are findings.
+    Seconds event_window{3600};
 };
 
 // The findings that one reading of a device supports on its own (no history).

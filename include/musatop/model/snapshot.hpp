@@ -55,6 +55,8 @@ struct Device {
     // it by PCI address); none where the driver has no such file or it cannot be tied.
     // Shown in the GPU details and judged by the health rules; not yet in --json.
     std::optional<DriverStatus> driver;
+    // The events of its driver ring (`event_report`), each once, oldest first.
+    std::vector<DriverEvent> driver_events;
 
     bool operator==(const Device&) const = default;
 };

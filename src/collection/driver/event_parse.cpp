@@ -140,6 +140,18 @@ std::optional<DriverEvent> gen2_event(std::string_view slot) {
 
 }  // namespace
 
+std::vector<DriverEvent> distinct_events(const std::vector<DriverEvent>& events) {
+    std::vector<DriverEvent> out;
+    for (const auto& e : events) {
+        bool seen = false;
+        for (const auto& kept : out)
+            seen = seen ||
+                   (kept.uuid == e.uuid && kept.id == e.id && kept.pid == e.pid && kept.time_seconds == e.time_seconds);
+        if (!seen) out.push_back(e);
+    }
+    return out;
+}
+
 std::vector<DriverEvent> parse_event_ring(std::string_view bytes) {
     std::vector<DriverEvent> events;
     std::size_t at = 0;

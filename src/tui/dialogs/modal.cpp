@@ -1,6 +1,7 @@
 #include "musatop/tui/dialogs/modal.hpp"
 
 #include <algorithm>
+#include <cstdio>
 
 #include "musatop/output/format.hpp"
 #include "musatop/output/sanitize.hpp"
@@ -60,6 +61,22 @@ std::string owner_line(const Attribution& a) {
 
 }  // namespace
 
+const char* severity_name(const std::optional<EventSeverity>& s) {
+    if (!s) return "";
+    return *s == EventSeverity::fatal ? " fatal" : *s == EventSeverity::warning ? " warning" : " notify";
+}
+
+std::string event_line(const DriverEvent& e) {
+    char id[16];
+    std::snprintf(id, sizeof id, "0x%08x", e.id);
+    std::string line = format_local_seconds(WallTime(std::chrono::seconds(e.time_seconds))) + " " + id;
+    if (!e.module.empty()) line += " " + e.module;
+    if (!e.name.empty()) line += " " + e.name;
+    line += severity_name(e.severity);
+    if (e.pid) line += " PID " + std::to_string(*e.pid);
+    return sanitize(e.text.empty() ? line : line + ": " + e.text);
+}
+
 // What the kernel driver says of the GPU, beside GMI's figures and never in place
 // of them; its labels as the file writes them (sanitised: they come from outside).
 std::vector<std::string> driver_lines(const Device& d) {
@@ -73,10 +90,17 @@ std::vector<std::string> driver_lines(const Device& d) {
     std::string counters;
     for (const auto& counter : s.counters)
         counters += (counters.empty() ? "" : ", ") + sanitize(counter.label) + " " + std::to_string(counter.value);
-    return {"Driver: status " + sanitize_or_na(s.driver_status) + "  firmware " + firmware,
-            "Driver utilisation: " + format_number(s.overall_utilization_percent, "%") +
-                (engines.empty() ? "" : " (" + engines + ")"),
-            "Driver counters: " + (counters.empty() ? std::string("N/A") : counters)};
+    std::vector<std::string> lines = {
+        "Driver: status " + sanitize_or_na(s.driver_status) + "  firmware " + firmware,
+        "Driver utilisation: " + format_number(s.overall_utilization_percent, "%") +
+            (engines.empty() ? "" : " (" + engines + ")"),
+        "Driver counters: " + (counters.empty() ? std::string("N/A") : counters),
+        "Driver events: " + (d.driver_events.empty() ? std::string("none in its ring")
+                                                     : std::to_string(d.driver_events.size()) + ", newest first")};
+    constexpr std::size_t kShownEvents = 5;
+    for (std::size_t i = 0; i < std::min(kShownEvents, d.driver_events.size()); ++i)
+        lines.push_back("  " + event_line(d.driver_events[d.driver_events.size() - 1 - i]));
+    return lines;
 }
 
 std::vector<std::string> gpu_detail_lines(const Device& d) {

@@ -20,6 +20,10 @@ Result<DriverStatus> parse_status(std::string_view text);
 // unknown versions and a trailing partial record are skipped.
 std::vector<DriverEvent> parse_event_ring(std::string_view bytes);
 
+// Each event once, keyed on uuid, id, pid and time (as HuaTuo's reader keys them),
+// in ring order.
+std::vector<DriverEvent> distinct_events(const std::vector<DriverEvent>& events);
+
 // `gpuNN/proc_util`: columns mapped by the header's names. An error when there is
 // no header line (the body of a failed read, or another file).
 Result<std::vector<ProcessUtilization>> parse_proc_util(std::string_view text);
