@@ -12,12 +12,16 @@ namespace {
 // that cannot be tied is not guessed onto a GPU.
 void attach_driver_status(Snapshot& snapshot, const driver::DriverTree& tree) {
     for (const auto& gpu : tree.gpus) {
-        if (!gpu.bus_id) continue;
+        bool tied = false;
         for (auto& device : snapshot.devices)
-            if (device.bus_id && driver::same_pci_function(*device.bus_id, *gpu.bus_id)) {
+            if (gpu.bus_id && device.bus_id && driver::same_pci_function(*device.bus_id, *gpu.bus_id)) {
                 device.driver = gpu.status;
                 device.driver_events = driver::distinct_events(gpu.events);
+                tied = true;
             }
+        if (!tied)
+            snapshot.untied_driver_gpus.push_back(
+                {gpu.directory, gpu.unmapped.value_or("GMI lists no GPU at " + gpu.bus_id.value_or("?")), gpu.status});
     }
 }
 

@@ -127,6 +127,12 @@ std::vector<std::string> device_findings(const Device& d, const HealthThresholds
 
 std::vector<std::string> host_findings(const Snapshot& s) {
     std::vector<std::string> out;
+    for (const auto& gpu : s.untied_driver_gpus) {
+        std::vector<std::string> found;
+        if (gpu.status) driver_findings(*gpu.status, found);
+        for (const auto& finding : found)
+            out.push_back("driver " + gpu.directory + " (tied to no GPU: " + gpu.reason + "): " + finding);
+    }
     const auto listed = static_cast<std::int64_t>(s.devices.size());
     if (s.json_listed_gpus && !s.devices_stale)
         out.push_back("GMI's JSON lists " + std::to_string(*s.json_listed_gpus) + " of " + std::to_string(listed) +

@@ -196,6 +196,12 @@ TEST(DriverFiles, FirmwareStatusBecomesAFindingOfTheGpuItBelongsTo) {
     EXPECT_NE(std::find(found.begin(), found.end(), "firmware NOT RESPONDING (Poll failing)"), found.end()) << found;
     for (const auto& finding : doc["devices"][0]["health"])  // gpu00 names mtgpu.4, which has no PCI function here
         EXPECT_EQ(finding.get<std::string>().find("firmware"), std::string::npos);
+    // ...its status is the host's, with the reason it is tied to no GPU.
+    ASSERT_EQ(doc["health"].size(), 1u) << doc["health"];
+    const std::string host = doc["health"][0];
+    EXPECT_TRUE(host.starts_with("driver gpu00 (tied to no GPU: ")) << host;
+    EXPECT_NE(host.find("sys/class/misc/mtgpu.4/device"), std::string::npos) << host;
+    EXPECT_TRUE(host.ends_with("): firmware NOT RESPONDING (Poll failing)")) << host;
     const auto text = scenario.run({"--once"}, std::chrono::seconds(20), env);
     EXPECT_NE(text.out.find("HEALTH: GPU 3: firmware NOT RESPONDING (Poll failing)"), std::string::npos) << text.out;
 }

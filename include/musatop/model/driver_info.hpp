@@ -36,6 +36,13 @@ struct DriverStatus {
     bool operator==(const DriverStatus&) const = default;
 };
 
+struct UntiedDriverGpu {
+    std::string directory;  // "gpu01"
+    std::string reason;     // why it is tied to no GPU
+    std::optional<DriverStatus> status;
+    bool operator==(const UntiedDriverGpu&) const = default;
+};
+
 enum class EventSeverity { notify, warning, fatal };
 enum class EventScope { process, gpu, host, system };
 

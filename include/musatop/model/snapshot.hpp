@@ -146,6 +146,9 @@ struct Snapshot {
     // complete the list (sample 005: the JSON lists 2 of 8); not part of the JSON
     // output, the finding is.
     std::optional<std::int64_t> json_listed_gpus;
+    // gpuNN directories of the driver that could not be tied to a GPU GMI lists:
+    // host-level information with the reason, never attached to a guessed GPU.
+    std::vector<UntiedDriverGpu> untied_driver_gpus;
     // Host-wide findings of the health rules (a lost card, ...).
     std::vector<std::string> health;
     CollectDurations collect_durations;
