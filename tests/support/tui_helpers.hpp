@@ -4,7 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
+#include "fake_gmi_data.hpp"
+#include "scenario.hpp"
 #include "tmux_session.hpp"
 
 namespace musatop::testing {
@@ -25,6 +28,17 @@ inline void quit_and_check_terminal(const TmuxSession& tui) {
     ASSERT_TRUE(tui.wait_for_exit());
     EXPECT_EQ(tui.exit_code(), 0);
     EXPECT_EQ(tui.stty_before(), tui.stty_after());
+}
+
+// Eight GPUs (25 %, 2 GiB of 80 GiB, 40 C, 120/300 W) and twelve processes.
+inline void eight_gpus(const Scenario& scenario, std::vector<FakeProcessRow> rows = {}) {
+    scenario.set("query.out", gmi_device_json(8));
+    if (rows.empty())
+        for (int i = 0; i < 12; ++i)
+            rows.push_back(
+                {i % 8, 1000 + i, "python workload_" + std::to_string(i) + ".py --long-argument=xxxxxxxxxxxx", 12 - i});
+    scenario.set("summary.out", gmi_process_table(rows));
+    scenario.set("version.out", "mthreads-gmi version : 2.3.3\n");
 }
 
 }  // namespace musatop::testing

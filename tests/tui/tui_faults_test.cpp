@@ -13,7 +13,8 @@ using namespace musatop::testing;
 
 namespace {
 
-void eight_gpus(const Scenario& scenario) {
+// Eight GPUs and one process.
+void eight_gpus_one_process(const Scenario& scenario) {
     scenario.set("query.out", gmi_device_json(8));
     scenario.set("summary.out", gmi_process_table({{0, 4000001, "/usr/bin/app", 5}}));
 }
@@ -22,7 +23,7 @@ void eight_gpus(const Scenario& scenario) {
 
 TEST(TuiFaults, JsonChangesShapeBetweenSamplesThenRecovers) {
     Scenario scenario;
-    eight_gpus(scenario);
+    eight_gpus_one_process(scenario);
     TmuxSession tui(scenario, {"--interval", "0.1"}, 80, 24);
     ASSERT_TRUE(tui.wait_for("Processes 1"));
     scenario.set("query.out", R"({"GPU": {"Index": "0"}})");
@@ -36,7 +37,7 @@ TEST(TuiFaults, JsonChangesShapeBetweenSamplesThenRecovers) {
 
 TEST(TuiFaults, GpusAppearAndDisappear) {
     Scenario scenario;
-    eight_gpus(scenario);
+    eight_gpus_one_process(scenario);
     TmuxSession tui(scenario, {"--interval", "0.1"}, 80, 34);
     ASSERT_TRUE(tui.wait_for("MTT-S5000-7"));
     tui.keys({"G"});  // trend on GPU 7
@@ -57,7 +58,7 @@ TEST(TuiFaults, GpusAppearAndDisappear) {
 
 TEST(TuiFaults, ProcessRowsForAnUnknownGpu) {
     Scenario scenario;
-    eight_gpus(scenario);
+    eight_gpus_one_process(scenario);
     TmuxSession tui(scenario, {"--interval", "0.1"}, 80, 24);
     ASSERT_TRUE(tui.wait_for("Processes 1"));
     scenario.set("summary.out", gmi_process_table({{9, 4000001, "/usr/bin/app", 5}}));
@@ -68,7 +69,7 @@ TEST(TuiFaults, ProcessRowsForAnUnknownGpu) {
 
 TEST(TuiFaults, HangingGmiKeepsTheScreenResponsiveAndQuitsAtOnce) {
     Scenario scenario;
-    eight_gpus(scenario);
+    eight_gpus_one_process(scenario);
     TmuxSession tui(scenario, {"--interval", "0.1", "--timeout", "30"}, 80, 24);
     ASSERT_TRUE(tui.wait_for("Processes 1"));
     scenario.set("query.hang", "");
@@ -99,7 +100,7 @@ TEST(TuiFaults, GmiMissingThenNotExecutable) {
 
 TEST(TuiFaults, ResizeStorm) {
     Scenario scenario;
-    eight_gpus(scenario);
+    eight_gpus_one_process(scenario);
     TmuxSession tui(scenario, {"--interval", "0.1"}, 80, 24);
     ASSERT_TRUE(tui.wait_for("Processes 1"));
     const int sizes[][2] = {{80, 24}, {61, 13}, {140, 50}, {40, 10}, {79, 18}, {200, 60}, {60, 12}, {100, 34}};
@@ -138,7 +139,7 @@ TEST(TuiSecurity, HostileTextNeverReachesTheTerminalRaw) {
 // modes again (a single key works, no Enter) and repaints whole.
 TEST(TuiFaults, StoppedFromOutsideAndContinuedTheScreenIsWholeAgain) {
     Scenario scenario;
-    eight_gpus(scenario);
+    eight_gpus_one_process(scenario);
     TmuxSession tui(scenario, {"--interval", "0.1"}, 80, 24);
     ASSERT_TRUE(tui.wait_for("Processes 1"));
     const std::string tty = tui.pane_format("#{pane_tty}");
