@@ -39,7 +39,7 @@ std::unique_ptr<Source> make_source(const Options& options) {
     gmi::GmiSettings settings;
     settings.executable = options.gmi;
     settings.timeout = std::chrono::duration_cast<std::chrono::milliseconds>(Seconds(options.timeout_seconds));
-    return std::make_unique<LocalSource>(settings, options.health, options.driver_root);
+    return std::make_unique<LocalSource>(settings, options.health, options.driver);
 }
 
 // The agent's settings; a bad address or web config is a usage error (exit 2).

@@ -172,6 +172,11 @@ std::string render_cluster_text(const ClusterSnapshot& cluster, const ViewFilter
         std::size_t name_width = 0;
         for (const auto& d : view.devices) name_width = std::max(name_width, sanitize_or_na(d.name).size());
         for (const auto& d : view.devices) out += gpu_line(d, view, name_width, options) + "\n";
+        // Findings after the node's GPU lines, as the local --once prints its HEALTH lines.
+        for (const auto& finding : view.health) out += options.paint(Ink::warning, "  ! " + sanitize(finding)) + "\n";
+        for (const auto& d : view.devices)
+            for (const auto& finding : d.health)
+                out += options.paint(Ink::warning, "  ! [" + std::to_string(d.index) + "] " + sanitize(finding)) + "\n";
     }
     for (const auto& error : cluster.errors) out += "ERROR: " + sanitize(error) + "\n";
     if (cluster.note) out += "NOTE: " + sanitize(*cluster.note) + "\n";

@@ -57,13 +57,8 @@ void driver_findings(const DriverStatus& s, std::vector<std::string>& out) {
 
 // "driver event 0x05000002 MTBIOS GPU_BIOS_TRAP, fatal, 12m 3s ago (PID 4242): text"
 std::string event_finding(const DriverEvent& e, Seconds age) {
-    char id[16];
-    std::snprintf(id, sizeof id, "0x%08x", e.id);
-    std::string line = "driver event " + std::string(id);
-    if (!e.module.empty()) line += " " + e.module;
-    if (!e.name.empty()) line += " " + e.name;
-    line +=
-        std::string(", ") + (e.severity == EventSeverity::fatal ? "fatal" : "warning") + ", " + duration(age) + " ago";
+    std::string line = "driver event " + event_label(e) + ", " + to_string(e.severity.value_or(EventSeverity::notify)) +
+                       ", " + duration(age) + " ago";
     if (e.pid) line += " (PID " + std::to_string(*e.pid) + ")";
     return e.text.empty() ? line : line + ": " + e.text;
 }

@@ -22,4 +22,16 @@ const char* to_string(DeviceSource source) {
     return "none";
 }
 
+bool any_gpu_utilization(const std::vector<GpuProcess>& processes) {
+    for (const auto& p : processes)
+        if (p.gpu_utilization_percent || p.gpu_utilization_reason) return true;
+    return false;
+}
+
+bool any_driver_status(const std::vector<Device>& devices) {
+    for (const auto& d : devices)
+        if (d.driver) return true;
+    return false;
+}
+
 }  // namespace musatop

@@ -9,8 +9,9 @@
 namespace musatop {
 namespace {
 
-constexpr std::array<SortField, 6> sort_order = {SortField::gpu_memory, SortField::cpu,  SortField::rss,
-                                                 SortField::pid,        SortField::user, SortField::gpu};
+constexpr std::array<SortField, 7> sort_order = {SortField::gpu_memory, SortField::gpu_util, SortField::cpu,
+                                                 SortField::rss,        SortField::pid,      SortField::user,
+                                                 SortField::gpu};
 
 // -1, 0, 1 comparison of a present attribute; nullopt when the row's value is unknown.
 struct Key {
@@ -23,6 +24,7 @@ Key key_of(const GpuProcess& p, SortField field) {
     switch (field) {
         case SortField::gpu_memory:
             return p.gpu_memory_bytes ? Key{true, static_cast<double>(*p.gpu_memory_bytes), {}} : Key{};
+        case SortField::gpu_util: return p.gpu_utilization_percent ? Key{true, *p.gpu_utilization_percent, {}} : Key{};
         case SortField::cpu: return p.cpu_percent ? Key{true, *p.cpu_percent, {}} : Key{};
         case SortField::rss: return p.rss_bytes ? Key{true, static_cast<double>(*p.rss_bytes), {}} : Key{};
         case SortField::pid: return Key{true, static_cast<double>(p.pid), {}};
@@ -33,7 +35,8 @@ Key key_of(const GpuProcess& p, SortField field) {
 }
 
 bool descending_by_default(SortField field) {
-    return field == SortField::gpu_memory || field == SortField::cpu || field == SortField::rss;
+    return field == SortField::gpu_memory || field == SortField::gpu_util || field == SortField::cpu ||
+           field == SortField::rss;
 }
 
 bool by_pid_then_gpu(const GpuProcess& a, const GpuProcess& b) {
@@ -45,6 +48,7 @@ bool by_pid_then_gpu(const GpuProcess& a, const GpuProcess& b) {
 const char* to_string(SortField field) {
     switch (field) {
         case SortField::gpu_memory: return "gpu_memory";
+        case SortField::gpu_util: return "gpu_util";
         case SortField::cpu: return "cpu";
         case SortField::rss: return "rss";
         case SortField::pid: return "pid";
@@ -60,11 +64,12 @@ std::optional<SortField> sort_field_from_string(std::string_view name) {
     return std::nullopt;
 }
 
-SortField next_sort_field(SortField field, bool host_columns) {
+SortField next_sort_field(SortField field, bool host_columns, bool gpu_util_column) {
     auto it = std::find(sort_order.begin(), sort_order.end(), field);
     do {
         it = (it == sort_order.end() || it + 1 == sort_order.end()) ? sort_order.begin() : it + 1;
-    } while (!host_columns && (*it == SortField::cpu || *it == SortField::rss));
+    } while ((!host_columns && (*it == SortField::cpu || *it == SortField::rss)) ||
+             (!gpu_util_column && *it == SortField::gpu_util));
     return *it;
 }
 

@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <ctime>
 
+#include "musatop/output/sanitize.hpp"
+
 namespace musatop {
 namespace {
 
@@ -83,6 +85,13 @@ std::string format_used_total(std::optional<std::int64_t> used, std::optional<st
     for (const std::string unit : {"GiB", "MiB"})
         if (ends_with(used_text, unit) && ends_with(total_text, unit)) used_text.resize(used_text.size() - unit.size());
     return used_text + "/" + total_text;
+}
+
+std::string format_engines(const std::vector<EngineUtilization>& engines) {
+    std::string text;
+    for (const auto& engine : engines)
+        text += (text.empty() ? "" : ", ") + sanitize(engine.label) + " " + format_number(engine.percent, "%");
+    return text;
 }
 
 }  // namespace musatop

@@ -27,7 +27,7 @@ struct Field {
     Member<Row> member;
 };
 
-inline const std::array<Field<Device>, 32> kDevice = {{
+inline const std::array<Field<Device>, 34> kDevice = {{
     {"index", &Device::index},
     {"uuid", &Device::uuid},
     {"name", &Device::name},
@@ -61,6 +61,10 @@ inline const std::array<Field<Device>, 32> kDevice = {{
     {"serial_number", &Device::serial_number},
     {"bios_version", &Device::bios_version},
     {"health", &Device::health},
+    // The driver's files (docs/driver.md); "driver" and "driver_events" (objects,
+    // driver_json.hpp) follow.
+    {"driver_reason", &Device::driver_reason},
+    {"driver_events_reason", &Device::driver_events_reason},
 }};
 
 // "status" (an enum) follows these in the document.
@@ -93,6 +97,13 @@ inline const std::array<Field<Attribution>, 7> kAttribution = {{
     {"slurm_step", &Attribution::slurm_step},
     {"systemd_unit", &Attribution::systemd_unit},
     {"pod_qos_class", &Attribution::pod_qos_class},
+}};
+
+// Appended after the owner keys: the driver's per-process figures (--process-util);
+// "gpu_engine_utilization_percent" (an object, driver_json.hpp) follows them.
+inline const std::array<Field<GpuProcess>, 2> kProcessDriver = {{
+    {"gpu_utilization_percent", &GpuProcess::gpu_utilization_percent},
+    {"gpu_utilization_reason", &GpuProcess::gpu_utilization_reason},
 }};
 
 }  // namespace musatop::json_fields

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "driver_json.hpp"
 #include "json_fields.hpp"
 #include "musatop/output/format.hpp"
 
@@ -49,6 +50,15 @@ json process_json(const GpuProcess& p) {
     json out = row_json(p, json_fields::kProcess);
     out["status"] = to_string(p.status);
     out.update(row_json(p.attribution, json_fields::kAttribution));
+    out.update(row_json(p, json_fields::kProcessDriver));
+    out["gpu_engine_utilization_percent"] = driver_json::engines_json(p.gpu_engine_utilization);
+    return out;
+}
+
+json device_json(const Device& d) {
+    json out = row_json(d, json_fields::kDevice);
+    out["driver"] = driver_json::status_json(d.driver);
+    out["driver_events"] = driver_json::events_json(d.driver_events);
     return out;
 }
 
@@ -69,7 +79,7 @@ json snapshot_json(const Snapshot& s) {
     out["musa_version_reason"] = optional_value(s.musa_version_reason);
     out["host"] = row_json(s.host, json_fields::kHost);
     out["devices"] = json::array();
-    for (const auto& device : s.devices) out["devices"].push_back(row_json(device, json_fields::kDevice));
+    for (const auto& device : s.devices) out["devices"].push_back(device_json(device));
     out["processes"] = json::array();
     for (const auto& process : s.processes) out["processes"].push_back(process_json(process));
     out["devices_stale"] = s.devices_stale;
@@ -80,6 +90,7 @@ json snapshot_json(const Snapshot& s) {
     out["device_source_reason"] = optional_value(s.device_source_reason);
     out["processes_unverified_reason"] = optional_value(s.processes_unverified_reason);
     out["health"] = s.health;
+    out["untied_driver_gpus"] = driver_json::untied_json(s.untied_driver_gpus);
     return out;
 }
 

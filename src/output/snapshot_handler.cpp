@@ -3,118 +3,50 @@
 #include <array>
 #include <cmath>
 
+#include "driver_json.hpp"
 #include "json_fields.hpp"
+#include "key_tables.hpp"
 #include "musatop/output/json_input.hpp"
 
 namespace musatop::json_input {
 namespace {
-
-using Scalar = SnapshotHandler::Scalar;
-using Kind = Scalar::Kind;
 
 // The root's keys, in document order.
 // clang-format off
 enum RootKey : int {
     schema_version, sampled_at, devices_sampled_at, processes_sampled_at, driver_version, gmi_version, musa_version,
     musa_version_source, musa_version_reason, host, devices, processes, devices_stale, processes_stale, errors,
-    device_source, device_source_reason, processes_unverified_reason, health, root_key_count
+    device_source, device_source_reason, processes_unverified_reason, health, untied_driver_gpus, root_key_count
 };
 constexpr std::array<std::string_view, root_key_count> kRootKeys = {
     "schema_version", "sampled_at", "devices_sampled_at", "processes_sampled_at", "driver_version", "gmi_version",
     "musa_version", "musa_version_source", "musa_version_reason", "host", "devices", "processes", "devices_stale",
-    "processes_stale", "errors", "device_source", "device_source_reason", "processes_unverified_reason", "health"};
+    "processes_stale", "errors", "device_source", "device_source_reason", "processes_unverified_reason", "health",
+    "untied_driver_gpus"};
 // clang-format on
 
-constexpr int kStatusKey = 100;       // a process's "status"
-constexpr int kAttributionKey = 200;  // + the index in kAttribution
+constexpr int kStatusKey = 100;         // a process's "status"
+constexpr int kAttributionKey = 200;    // + the index in kAttribution
+constexpr int kProcessDriverKey = 300;  // + the index in kProcessDriver
+// The nested values read through a JsonCapture (driver_json.hpp).
+constexpr int kDriverKey = 400, kDriverEventsKey = 401, kEnginesKey = 402, kUntiedKey = 403;
 
-// `key`'s index in `keys` (any type with .key, or string_views), searched from
-// `cursor` on: one comparison a key for documents in table order.
-template <typename Keys>
-int find_key(const Keys& keys, std::string_view key, std::size_t& cursor) {
-    const std::size_t n = keys.size();
-    for (std::size_t step = 0; step < n; ++step) {
-        const std::size_t at = (cursor + step) % n;
-        std::string_view name;
-        if constexpr (std::is_same_v<std::decay_t<decltype(keys[0])>, std::string_view>) name = keys[at];
-        else name = keys[at].key;
-        if (name != key) continue;
-        cursor = at + 1;
-        return static_cast<int>(at);
+JsonCapture::json scalar_json(const Scalar& value) {
+    switch (value.kind) {
+        case Kind::null: return nullptr;
+        case Kind::boolean: return value.boolean;
+        case Kind::integer: return value.integer;
+        case Kind::too_big:
+        case Kind::real: return value.real;
+        case Kind::text: return std::string(value.text);
     }
-    return -1;
+    return nullptr;
 }
 
-// What a member of a table must hold, for the message when it holds something else.
-template <typename Row>
-const char* expected(const json_fields::Member<Row>& member) {
-    return std::visit(
-        [](auto field) {
-            using Value = std::decay_t<decltype(std::declval<Row>().*field)>;
-            if constexpr (std::is_same_v<Value, std::optional<double>>) return " is not a number";
-            else if constexpr (std::is_same_v<Value, std::int64_t> ||
-                               std::is_same_v<Value, std::optional<std::int64_t>>)
-                return " is not an integer";
-            else if constexpr (std::is_same_v<Value, std::optional<bool>>) return " is not true or false";
-            else if constexpr (std::is_same_v<Value, std::vector<std::string>>) return " is not a list";
-            else return " is not a string";
-        },
-        member);
-}
-
-// Sets member `index` of `row` from `value`; the message when it does not fit.
-template <typename Row, std::size_t N>
-std::optional<std::string> set_field(const std::array<json_fields::Field<Row>, N>& fields, int index,
-                                     const Scalar& value, Row& row, std::uint64_t& given) {
-    static_assert(N <= 64);
-    const auto& field = fields[static_cast<std::size_t>(index)];
-    if (value.kind == Kind::null) return std::nullopt;  // unknown: the row's default
-    given |= std::uint64_t{1} << index;
-    bool fits = true;
-    bool too_big = false;
-    std::visit(
-        [&](auto member) {
-            auto& slot = row.*member;
-            using Value = std::decay_t<decltype(slot)>;
-            if constexpr (std::is_same_v<Value, std::optional<double>>) {
-                fits = value.kind == Kind::integer || value.kind == Kind::real || value.kind == Kind::too_big;
-                if (fits) slot = value.kind == Kind::real ? value.real : static_cast<double>(value.integer);
-                if (value.kind == Kind::too_big) slot = value.real;
-            } else if constexpr (std::is_same_v<Value, std::int64_t> ||
-                                 std::is_same_v<Value, std::optional<std::int64_t>>) {
-                too_big = value.kind == Kind::too_big;
-                fits = value.kind == Kind::integer;
-                if (fits) slot = value.integer;
-            } else if constexpr (std::is_same_v<Value, std::optional<bool>>) {
-                fits = value.kind == Kind::boolean;
-                if (fits) slot = value.boolean;
-            } else if constexpr (std::is_same_v<Value, std::vector<std::string>>) {
-                fits = false;
-            } else {
-                fits = value.kind == Kind::text;
-                if (fits) slot = std::string(value.text);
-            }
-        },
-        field.member);
-    if (too_big) return std::string(field.key) + " is out of range";  // only above INT64_MAX
-    if (!fits) return std::string(field.key) + expected<Row>(field.member);
-    return std::nullopt;
-}
-
-// The table's required members (plain integers) must have been given, not null.
-template <typename Row, std::size_t N>
-std::optional<std::string> missing(const std::array<json_fields::Field<Row>, N>& fields, std::uint64_t given) {
-    for (std::size_t at = 0; at < N; ++at)
-        if (std::holds_alternative<std::int64_t Row::*>(fields[at].member) && !(given >> at & 1))
-            return std::string("missing ").append(fields[at].key);
-    return std::nullopt;
-}
-
-// True when member `index` of the table is a list of texts.
-template <typename Row, std::size_t N>
-bool is_text_list(const std::array<json_fields::Field<Row>, N>& fields, int index) {
-    return index >= 0 &&
-           std::holds_alternative<std::vector<std::string> Row::*>(fields[static_cast<std::size_t>(index)].member);
+// What a pending key names when its value is one of the nested ones, else -1.
+int nested_key(int context_key, bool root) {
+    if (root) return context_key == untied_driver_gpus ? kUntiedKey : -1;
+    return context_key >= kDriverKey && context_key <= kEnginesKey ? context_key : -1;
 }
 
 const char* root_expected(int key) {
@@ -156,27 +88,75 @@ bool SnapshotHandler::String(const char* text, rapidjson::SizeType length, bool)
 }
 
 bool SnapshotHandler::Key(const char* text, rapidjson::SizeType length, bool) {
+    if (capture_) return capture_->key(std::string_view(text, length)), true;
     if (skip_depth_ > 0 || levels_.empty()) return true;
     const std::string_view key(text, length);
     Level& level = top();
     switch (level.context) {
         case Context::root: level.pending = find_key(kRootKeys, key, level.cursor); break;
         case Context::host: level.pending = find_key(json_fields::kHost, key, level.cursor); break;
-        case Context::device: level.pending = find_key(json_fields::kDevice, key, level.cursor); break;
-        case Context::process:
-            if (key == "status") {
-                level.pending = kStatusKey;
-            } else if ((level.pending = find_key(json_fields::kProcess, key, level.cursor)) < 0) {
-                const int owner = find_key(json_fields::kAttribution, key, level.second_cursor);
-                level.pending = owner < 0 ? -1 : kAttributionKey + owner;
-            }
+        case Context::device:
+            level.pending = find_key(json_fields::kDevice, key, level.cursor);
+            if (level.pending < 0)
+                level.pending = key == "driver" ? kDriverKey : key == "driver_events" ? kDriverEventsKey : -1;
             break;
+        case Context::process: level.pending = process_key(key, level); break;
         default: break;
     }
     return true;
 }
 
+int SnapshotHandler::process_key(std::string_view key, Level& level) {
+    if (key == "status") return kStatusKey;
+    if (key == "gpu_engine_utilization_percent") return kEnginesKey;
+    if (const int at = find_key(json_fields::kProcess, key, level.cursor); at >= 0) return at;
+    if (const int owner = find_key(json_fields::kAttribution, key, level.second_cursor); owner >= 0)
+        return kAttributionKey + owner;
+    const int driver = find_key(json_fields::kProcessDriver, key, level.third_cursor);
+    return driver < 0 ? -1 : kProcessDriverKey + driver;
+}
+
+// A nested value starts: it is built whole, then read by driver_json.
+void SnapshotHandler::start_capture(int target, bool object) {
+    capture_.emplace();
+    capture_target_ = target;
+    capture_->open(object);
+}
+
+void SnapshotHandler::finish_capture() {
+    JsonCapture done = std::move(*capture_);
+    capture_.reset();
+    if (done.too_big()) return fail("a driver value is nested too deep or holds too many values");
+    const auto& value = done.result();
+    std::optional<std::string> problem;
+    switch (capture_target_) {
+        case kDriverKey: problem = driver_json::read_status(value, out_.devices.back().driver); break;
+        case kDriverEventsKey: problem = driver_json::read_events(value, out_.devices.back().driver_events); break;
+        case kEnginesKey:
+            problem = driver_json::read_engines(value, "gpu_engine_utilization_percent",
+                                                out_.processes.back().gpu_engine_utilization);
+            break;
+        case kUntiedKey: problem = driver_json::read_untied(value, out_.untied_driver_gpus); break;
+        default: break;
+    }
+    if (problem) fail(std::move(*problem));
+}
+
+// A scalar where a nested value belongs: null is unknown; anything else is read
+// (and refused) by the same function, for the same message.
+void SnapshotHandler::nested_scalar(int target, const Scalar& value) {
+    if (value.kind == Kind::null) return;
+    capture_.emplace();
+    capture_target_ = target;
+    capture_->value(scalar_json(value));
+    finish_capture();
+}
+
 bool SnapshotHandler::scalar(const Scalar& value) {
+    if (capture_) {
+        if (capture_->value(scalar_json(value))) finish_capture();
+        return true;
+    }
     if (skip_depth_ > 0) return true;
     if (levels_.empty()) {  // a document that is one bare value
         started_ = true;
@@ -184,6 +164,8 @@ bool SnapshotHandler::scalar(const Scalar& value) {
     }
     Level& level = top();
     const int key = level.pending;
+    if (const int nested = nested_key(key, level.context == Context::root); nested >= 0)
+        return nested_scalar(nested, value), true;
     std::optional<std::string> wrong;
     switch (level.context) {
         case Context::root: return root_scalar(key, value);
@@ -199,6 +181,9 @@ bool SnapshotHandler::scalar(const Scalar& value) {
             if (key == kStatusKey) {
                 if (value.kind == Kind::text) level.status = std::string(value.text);
                 else if (value.kind != Kind::null) wrong = "status is not a string";
+            } else if (key >= kProcessDriverKey) {
+                wrong = set_field(json_fields::kProcessDriver, key - kProcessDriverKey, value, out_.processes.back(),
+                                  level.third_given);
             } else if (key >= kAttributionKey) {
                 wrong = set_field(json_fields::kAttribution, key - kAttributionKey, value,
                                   out_.processes.back().attribution, level.second_given);
@@ -280,6 +265,7 @@ bool SnapshotHandler::EndObject(rapidjson::SizeType) { return close(); }
 bool SnapshotHandler::EndArray(rapidjson::SizeType) { return close(); }
 
 bool SnapshotHandler::open(bool object) {
+    if (capture_) return capture_->open(object), true;
     if (skip_depth_ > 0) return skip_nested(), true;
     if (levels_.empty()) {
         started_ = true;
@@ -290,6 +276,8 @@ bool SnapshotHandler::open(bool object) {
     }
     Level& level = top();
     const int key = level.pending;
+    if (const int nested = nested_key(key, level.context == Context::root); nested >= 0)
+        return start_capture(nested, object), true;
     const auto push_texts = [&](std::vector<std::string>* texts, const char* item_error) {
         Level texts_level{Context::texts};
         texts_level.texts = texts;
@@ -353,6 +341,10 @@ bool SnapshotHandler::open(bool object) {
 }
 
 bool SnapshotHandler::close() {
+    if (capture_) {
+        if (capture_->close()) finish_capture();
+        return true;
+    }
     if (skip_depth_ > 0) return --skip_depth_, true;
     if (levels_.empty()) return true;
     const Level done = std::move(levels_.back());

@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "json_capture.hpp"
 #include "musatop/model/snapshot.hpp"
 
 namespace musatop::json_input {
@@ -63,14 +64,18 @@ private:
         explicit Level(Context c) : context(c) {}
         Context context;
         int pending = -1;  // what the last key names (a table index, a root key), -1 for unknown
-        std::size_t cursor = 0, second_cursor = 0;
-        std::uint64_t given = 0, second_given = 0;
+        std::size_t cursor = 0, second_cursor = 0, third_cursor = 0;
+        std::uint64_t given = 0, second_given = 0, third_given = 0;
         std::vector<std::string>* texts = nullptr;  // Context::texts: where the items go
         const char* item_error = nullptr;           // ... and what a non-text item is called
         std::optional<std::string> status;          // Context::process
     };
 
     bool scalar(const Scalar& value);
+    int process_key(std::string_view key, Level& level);
+    void start_capture(int target, bool object);
+    void finish_capture();
+    void nested_scalar(int target, const Scalar& value);
     bool root_scalar(int key, const Scalar& value);
     bool open(bool object);  // StartObject / StartArray
     bool close();
@@ -80,6 +85,8 @@ private:
 
     Snapshot& out_;
     std::vector<Level> levels_;
+    std::optional<JsonCapture> capture_;  // inside a nested value (the driver's figures)
+    int capture_target_ = -1;
     int skip_depth_ = 0;  // inside a value that is ignored (an unknown key, or one in error)
     bool started_ = false;
     bool root_is_object_ = false;

@@ -22,24 +22,37 @@ std::string power_text(const Device& d) {
     return format_number(d.power_draw_w, "W") + "/" + format_number(d.power_limit_w, "W");
 }
 
-std::string device_line(const Device& d, const Paint& paint) {
+// DRV: the driver's own overall utilisation, after the reference columns, on hosts
+// whose driver has the status file.
+std::string device_line(const Device& d, bool driver_column, const Paint& paint) {
+    const std::string driver =
+        driver_column
+            ? "  " + pad_left(format_number(d.driver ? d.driver->overall_utilization_percent : std::nullopt, "%"), 5)
+            : "";
     return paint(Ink::index, pad_right(std::to_string(d.index), 4)) + " " +
            paint(Ink::name, pad_right(sanitize_or_na(d.name), 20)) + " " +
            paint(Ink::util, pad_left(format_number(d.gpu_utilization_percent, "%"), 5)) + "  " +
            paint(Ink::memory, pad_left(format_bytes(d.memory_used_bytes), 8) + "/" +
                                   pad_right(format_bytes(d.memory_total_bytes), 8)) +
-           "  " + paint(Ink::temperature, pad_left(format_number(d.temperature_c, "C"), 5)) + "  " + power_text(d);
+           "  " + paint(Ink::temperature, pad_left(format_number(d.temperature_c, "C"), 5)) + "  " +
+           (driver_column ? pad_right(power_text(d), 13) + driver : power_text(d));
 }
 
 constexpr int kJobWidth = 12;
 
-std::string process_line(const GpuProcess& p, bool job_column, const Paint& paint) {
+struct TextColumns {
+    bool job = false;       // JOB: some row has an owner
+    bool gpu_util = false;  // GPU%: --process-util
+};
+
+std::string process_line(const GpuProcess& p, const TextColumns& columns, const Paint& paint) {
     return paint(Ink::index, pad_right(std::to_string(p.device_index), 4)) + " " + pad_right(std::to_string(p.pid), 8) +
            " " + paint(Ink::user, pad_right(sanitize_or_na(p.username), 13)) + " " +
            paint(Ink::memory, pad_left(format_bytes(p.gpu_memory_bytes), 8)) + " " +
+           (columns.gpu_util ? pad_left(format_number(p.gpu_utilization_percent), 5) + " " : "") +
            pad_left(format_number(p.cpu_percent), 6) + " " + pad_left(format_bytes(p.rss_bytes), 9) + " " +
            pad_left(format_duration(p.running_seconds), 10) + "  " +
-           (job_column ? fit_right(sanitize_or_na(job_label(p.attribution)), kJobWidth) + " " : "") +
+           (columns.job ? fit_right(sanitize_or_na(job_label(p.attribution)), kJobWidth) + " " : "") +
            sanitize_or_na(p.command);
 }
 
@@ -61,13 +74,15 @@ std::string render_text(const Snapshot& s, const Paint& paint) {
          "  MUSA Toolkit: " + sanitize_or_na(s.musa_version));
     line("Host: " + sanitize_or_na(s.host.hostname) + " CPU: " + format_number(s.host.cpu_percent, "%") +
          " RAM: " + format_bytes(s.host.memory_used_bytes) + "/" + format_bytes(s.host.memory_total_bytes));
-    line(paint(Ink::bold, "GPU  NAME                 UTIL   MEMORY (used/total)      TEMP   POWER/LIMIT"));
-    for (const auto& device : s.devices) line(device_line(device, paint));
+    const bool driver_column = any_driver_status(s.devices);
+    line(paint(Ink::bold, std::string("GPU  NAME                 UTIL   MEMORY (used/total)      TEMP   POWER/LIMIT") +
+                              (driver_column ? "      DRV" : "")));
+    for (const auto& device : s.devices) line(device_line(device, driver_column, paint));
     if (s.devices.empty()) line(s.devices_stale ? "Device data unavailable." : "No GPUs found.");
-    const bool job_column = any_owner(s.processes);
-    line(paint(Ink::bold, std::string("GPU  PID      USER          GPU MEM    CPU%    RSS       TIME       ") +
-                              (job_column ? "JOB          " : "") + "COMMAND"));
-    for (const auto& process : s.processes) line(process_line(process, job_column, paint));
+    const TextColumns columns{any_owner(s.processes), any_gpu_utilization(s.processes)};
+    line(paint(Ink::bold, std::string("GPU  PID      USER          GPU MEM ") + (columns.gpu_util ? " GPU% " : "") +
+                              "   CPU%    RSS       TIME       " + (columns.job ? "JOB          " : "") + "COMMAND"));
+    for (const auto& process : s.processes) line(process_line(process, columns, paint));
     if (s.processes.empty()) line(s.processes_stale ? "Process data unavailable." : "No matching GPU processes.");
     for (const auto& finding : s.health) line(paint(Ink::warning, "HEALTH: " + sanitize(finding)));
     for (const auto& device : s.devices)

@@ -6,6 +6,7 @@
 #include <optional>
 #include <set>
 
+#include "exposition.hpp"
 #include "musatop/output/metric_table.hpp"
 #include "musatop/output/sanitize.hpp"
 #include "musatop/util/version.hpp"
@@ -13,57 +14,9 @@
 namespace musatop::serve {
 namespace {
 
-constexpr std::string_view kCached = " Cached: from the sampler's last round.";
 constexpr int kCommandCells = 64;
 
-// Whole numbers exactly (bytes, counts); others with 15 significant digits, so a
-// percentage divided by 100 prints as 0.646, not 0.6459999999999999.
-std::string number(double value) {
-    if (std::isnan(value)) return "NaN";
-    if (std::isinf(value)) return value > 0 ? "+Inf" : "-Inf";
-    if (value == std::trunc(value) && std::fabs(value) < 9e15) return std::to_string(static_cast<std::int64_t>(value));
-    std::array<char, 64> buffer{};
-    const auto [end, error] =
-        std::to_chars(buffer.data(), buffer.data() + buffer.size(), value, std::chars_format::general, 15);
-    return error == std::errc{} ? std::string(buffer.data(), end) : "NaN";
-}
-
 double unix_seconds(WallTime t) { return std::chrono::duration<double>(t.time_since_epoch()).count(); }
-
-using Labels = std::vector<std::pair<std::string_view, std::string>>;
-
-// One metric family: HELP and TYPE once, then its series; nothing when it has none.
-class Family {
-public:
-    Family(std::string_view name, std::string_view type, std::string_view help)
-        : name_(name), type_(type), help_(help) {}
-    void add(const Labels& labels, double value) {
-        series_ += name_;
-        if (!labels.empty()) {
-            series_ += '{';
-            for (std::size_t i = 0; i < labels.size(); ++i) {
-                if (i) series_ += ',';
-                series_ += std::string(labels[i].first) + "=\"" + labels[i].second + '"';
-            }
-            series_ += '}';
-        }
-        series_ += ' ' + number(value) + '\n';
-    }
-    void write(std::string& out) const {
-        if (series_.empty()) return;
-        out += "# HELP " + std::string(name_) + ' ' + std::string(help_) + std::string(kCached) + '\n';
-        out += "# TYPE " + std::string(name_) + ' ' + std::string(type_) + '\n';
-        out += series_;
-    }
-
-private:
-    std::string_view name_, type_, help_;
-    std::string series_;
-};
-
-Labels gpu_labels(const Device& d) {
-    return {{"gpu", std::to_string(d.index)}, {"uuid", label_value(d.uuid.value_or(""))}};
-}
 
 void write_collect_families(std::string& out, const MetricsInput& in) {
     Family success(metrics::kCollectSuccess, "gauge", "1 when the source's last round succeeded (data not stale).");
@@ -202,7 +155,9 @@ std::string render_metrics(const MetricsInput& in) {
         }
         family.write(out);
     }
-    if (in.processes != ProcessMetrics::off && !s.processes_stale) write_process_families(out, in, s);
+    const bool process_series = in.processes != ProcessMetrics::off && !s.processes_stale;
+    if (values) write_driver_families(out, s, process_series);
+    if (process_series) write_process_families(out, in, s);
     return out;
 }
 

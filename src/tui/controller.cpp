@@ -99,7 +99,7 @@ void open_modal(UiState& state, Modal modal, std::optional<GpuProcess> process =
 
 // A header cell sorts by its field; the same cell again reverses the order.
 void sort_by_header(UiState& state, const Key& key, const ScreenRegions& r) {
-    const auto field = sort_field_at(key.column, r.compact, r.job_column);
+    const auto field = sort_field_at(key.column, r.columns);
     if (!field) return;
     state.filter.reverse = *field == state.filter.sort ? !state.filter.reverse : false;
     state.filter.sort = *field;
@@ -209,7 +209,9 @@ Effect handle_key(UiState& state, const Key& key, const ScreenContext& context) 
         case Action::trend_next: cycle_trend(state, context, 1); break;
         case Action::trend_previous: cycle_trend(state, context, -1); break;
         case Action::toggle_trends: state.trends_visible = !state.trends_visible; break;
-        case Action::sort_next: state.filter.sort = next_sort_field(state.filter.sort, !state.compact); break;
+        case Action::sort_next:
+            state.filter.sort = next_sort_field(state.filter.sort, !state.compact, context.regions.columns.gpu_util);
+            break;
         case Action::sort_reverse: state.filter.reverse = !state.filter.reverse; break;
         case Action::search:
             state.search_editing = true;

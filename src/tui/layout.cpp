@@ -3,6 +3,11 @@
 #include <algorithm>
 
 namespace musatop::tui {
+namespace {
+
+constexpr int kDriverColumnWidth = 6;  // " 100%"
+
+}  // namespace
 
 Layout compute_layout(const LayoutInput& in) {
     Layout l;
@@ -10,7 +15,10 @@ Layout compute_layout(const LayoutInput& in) {
     const bool wide = in.width >= 80;
     l.name_width = wide ? 12 : 0;
     l.memory_width = std::max(15, in.longest_used_total);
-    l.bar_width = std::max(1, (in.width - 1 - 44 - (l.memory_width - 13) - (l.name_width ? l.name_width + 1 : 0)) / 2);
+    l.driver_column = in.driver_status;
+    l.bar_width = std::max(1, (in.width - 1 - 44 - (l.memory_width - 13) - (l.name_width ? l.name_width + 1 : 0) -
+                               (l.driver_column ? kDriverColumnWidth : 0)) /
+                                  2);
     if (!wide) l.bar_width = std::min(l.bar_width, 8);
     l.compact = in.compact_wanted || !wide;
     l.job_column = !l.compact && in.width >= kJobColumnMinWidth;

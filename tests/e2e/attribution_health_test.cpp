@@ -5,13 +5,11 @@
 #include <signal.h>
 
 #include <algorithm>
-#include <ctime>
 #include <filesystem>
 
 #include <nlohmann/json.hpp>
 
 #include "cgroup_sandbox.hpp"
-#include "driver_records.hpp"
 #include "scenario.hpp"
 
 using namespace musatop::testing;
@@ -168,65 +166,4 @@ TEST(Health, AJsonListingFewerGpusThanItCountsIsCompletedFromTheSummary) {
         doc["health"],
         json::parse(
             R"j(["GMI's JSON lists 2 of 8 GPUs; the other 6 are read from its summary table (name, bus, memory and utilisation; the rest unknown)"])j"));
-}
-
-// The driver's own status, read from a fake /proc/driver/musa under MUSATOP_DRIVER_ROOT
-// and tied to GMI's GPU 3 by its PCI function: a firmware that does not answer is a
-// finding in --json and --once; GPU 0, whose chain breaks, gets nothing guessed.
-TEST(DriverFiles, FirmwareStatusBecomesAFindingOfTheGpuItBelongsTo) {
-    Scenario scenario;
-    scenario.use_reference_fixtures();
-    const auto root = scenario.dir() / "driver-root";
-    namespace fs = std::filesystem;
-    for (const auto& [dir, misc] : {std::pair{"gpu00", "mtgpu.4"}, std::pair{"gpu01", "mtgpu.1"}}) {
-        fs::create_directories(root / "proc/driver/musa" / dir);
-        write_text(root / "proc/driver/musa" / dir / "devname", std::string(misc) + "\n");
-        write_text(root / "proc/driver/musa" / dir / "status",
-                   "Driver Status:   OK\nFirmware Status: NOT RESPONDING (Poll failing)\nServer Errors:   3\n");
-    }
-    fs::create_directories(root / "sys/devices/pci0000:00/0000:07:00.0");
-    fs::create_directories(root / "sys/class/misc/mtgpu.1");
-    fs::create_directory_symlink("../../../devices/pci0000:00/0000:07:00.0", root / "sys/class/misc/mtgpu.1/device");
-    const std::vector<std::string> env = {"MUSATOP_DRIVER_ROOT=" + root.string()};
-    const auto run = scenario.run({"--json"}, std::chrono::seconds(20), env);
-    const auto doc = json::parse(run.out);
-    ASSERT_EQ(doc["devices"].size(), 2u) << run.out;
-    EXPECT_EQ(doc["devices"][1]["index"], 3);
-    const auto& found = doc["devices"][1]["health"];
-    EXPECT_NE(std::find(found.begin(), found.end(), "firmware NOT RESPONDING (Poll failing)"), found.end()) << found;
-    for (const auto& finding : doc["devices"][0]["health"])  // gpu00 names mtgpu.4, which has no PCI function here
-        EXPECT_EQ(finding.get<std::string>().find("firmware"), std::string::npos);
-    // ...its status is the host's, with the reason it is tied to no GPU.
-    ASSERT_EQ(doc["health"].size(), 1u) << doc["health"];
-    const std::string host = doc["health"][0];
-    EXPECT_TRUE(host.starts_with("driver gpu00 (tied to no GPU: ")) << host;
-    EXPECT_NE(host.find("sys/class/misc/mtgpu.4/device"), std::string::npos) << host;
-    EXPECT_TRUE(host.ends_with("): firmware NOT RESPONDING (Poll failing)")) << host;
-    const auto text = scenario.run({"--once"}, std::chrono::seconds(20), env);
-    EXPECT_NE(text.out.find("HEALTH: GPU 3: firmware NOT RESPONDING (Poll failing)"), std::string::npos) << text.out;
-}
-
-// A fatal XID in the GPU's driver ring, a minute old, is a finding in --json.
-TEST(DriverFiles, ARecentFatalEventIsAFinding) {
-    Scenario scenario;
-    scenario.use_reference_fixtures();
-    const auto root = scenario.dir() / "driver-root";
-    namespace fs = std::filesystem;
-    fs::create_directories(root / "proc/driver/musa/gpu00");
-    write_text(root / "proc/driver/musa/gpu00/devname", "mtgpu.0\n");
-    Gen2Record record;
-    record.time = static_cast<std::uint64_t>(std::time(nullptr) - 60);
-    record.sbdf = 0x30000;
-    write_text(root / "proc/driver/musa/gpu00/event_report", gen2_record(record) + std::string(256 * 49, '\0'));
-    fs::create_directories(root / "sys/devices/pci0000:00/0000:03:00.0");
-    fs::create_directories(root / "sys/class/misc/mtgpu.0");
-    fs::create_directory_symlink("../../../devices/pci0000:00/0000:03:00.0", root / "sys/class/misc/mtgpu.0/device");
-    const auto run = scenario.run({"--json"}, std::chrono::seconds(20), {"MUSATOP_DRIVER_ROOT=" + root.string()});
-    const auto doc = json::parse(run.out);
-    ASSERT_EQ(doc["devices"].size(), 2u) << run.out;
-    bool found = false;
-    for (const auto& finding : doc["devices"][0]["health"])
-        found =
-            found || finding.get<std::string>().starts_with("driver event 0x05000002 MTBIOS GPU_BIOS_TRAP, fatal, ");
-    EXPECT_TRUE(found) << doc["devices"][0]["health"];
 }

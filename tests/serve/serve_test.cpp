@@ -8,9 +8,12 @@
 #include <zlib.h>
 
 #include <cctype>
+#include <cstdlib>
 
 #include <nlohmann/json.hpp>
 
+#include "driver_records.hpp"
+#include "driver_tree.hpp"
 #include "serve_process.hpp"
 
 using namespace musatop::testing;
@@ -268,7 +271,16 @@ TEST(Serve, EveryMetricTheDocsAndDashboardNameIsExported) {
     // Every reading the health issue added, and a process on GPU 0 of that query.
     scenario.set_fixture("query.out", "gmi_query_health.json");
     scenario.set_fixture("summary.out", "gmi_x10000_process.txt");
-    ServeProcess serve(scenario, {"--interval", "0.2", "--process-metrics=command"});
+    // ...and the driver's files for GPU 0, with an event and the process's proc_util row.
+    const auto root = scenario.dir() / "driver-root";
+    FakeDriverTree tree(root);
+    tree.add_gpu("gpu00", 0, "0000:2a:00.0");
+    tree.write("gpu00", "status", kFieldStatusUnderLoad);
+    tree.write("gpu00", "event_report", gen2_record());
+    tree.write("gpu00", "proc_util", kProcUtilHeader + proc_util_row(12345, 12345, 45, 45, "gpu_smoke"));
+    ::setenv("MUSATOP_DRIVER_ROOT", root.c_str(), 1);
+    ServeProcess serve(scenario, {"--interval", "0.2", "--process-metrics=command", "--process-util"});
+    ::unsetenv("MUSATOP_DRIVER_ROOT");
     ASSERT_TRUE(serve.listening()) << serve.log();
     // Host CPU needs two rounds (a difference of /proc/stat): wait for a round with it.
     std::string metrics;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdio>
 #include <string>
 
 namespace musatop::testing {
@@ -14,6 +15,26 @@ inline std::string little32(std::uint32_t v) {
 }
 inline std::string little64(std::uint64_t v) {
     return little32(static_cast<std::uint32_t>(v)) + little32(static_cast<std::uint32_t>(v >> 32));
+}
+
+// The S5000 `status` capture (spec §4.2) under a compute kernel: "Server", COMP
+// with its odd spacing, TAB prefixes, the work on the "2D" line.
+inline const std::string kFieldStatusUnderLoad =
+    "Driver Status:   OK\nDevice ID: 0:0\nFirmware Status: OK\nServer Errors:   3\n"
+    "HWR Event Count: 0\nCRR Event Count: 0\nSLR Event Count: 0\nWGP Error Count: 0\n"
+    "TRP Error Count: 0\nFWF Event Count: 0\nAPM Event Count: 0\n"
+    "GPU Overall Utilisation:      42%\n\tGEOM Utilisation:     0%\n\t3D Utilisation:       0%\n"
+    "\tCOMP Utilisation:  0%\n\t2D Utilisation:       42%\n";
+
+// The S5000 `proc_util` header line (spec §2.1), and a row in the G2 printf's format.
+inline const std::string kProcUtilHeader =
+    "device:    (0, 128)\n\tPid \t VPid \t Total \t   2D \t   TA \t   3D \t  CMP \t  TRANSFER \t PidName\n";
+inline std::string proc_util_row(std::uint64_t pid, std::uint64_t vpid, int total, int cmp, const std::string& name) {
+    char row[160];
+    std::snprintf(row, sizeof row, "  %9llu %9llu \t %3d%% \t %3d%% \t %3d%% \t %3d%% \t %3d%% \t %3d%% \t %s\n",
+                  static_cast<unsigned long long>(pid), static_cast<unsigned long long>(vpid), total, 0, 0, 0, cmp, 0,
+                  name.c_str());
+    return row;
 }
 
 struct Gen2Record {

@@ -74,7 +74,7 @@ TEST(Docs, CompletionsOfferEveryFlagAndNoOther) {
         const auto offered = long_flags(text);
         for (const auto& flag : flags) EXPECT_TRUE(offered.count(flag)) << file << " lacks " << flag;
         for (const auto& flag : offered) EXPECT_TRUE(flags.count(flag)) << file << " offers " << flag;
-        for (const char* field : {"gpu_memory", "cpu", "rss", "pid", "user", "gpu"})
+        for (const char* field : {"gpu_memory", "gpu_util", "cpu", "rss", "pid", "user", "gpu"})
             EXPECT_NE(text.find(field), std::string::npos) << file << " lacks the sort field " << field;
     }
 }

@@ -3,6 +3,8 @@
 // documents of another shape are refused with a reason.
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include "musatop/collection/demo/demo_source.hpp"
 #include "musatop/model/plausible.hpp"
 #include "musatop/output/json_input.hpp"
@@ -184,4 +186,77 @@ TEST(JsonInput, HostileShapesAreRefusedOrIgnoredWithoutHarm) {
     ASSERT_TRUE(back.ok()) << back.error();
     EXPECT_EQ(back->devices.at(0).power_draw_w, 0.1 + 0.2);
     EXPECT_EQ(render_json(back.value()), text);
+}
+
+namespace {
+
+// A snapshot carrying everything the driver's files give, hostile text included.
+Snapshot driver_snapshot() {
+    Snapshot s = make_demo_snapshot(1.5, WallTime(std::chrono::seconds(1796205600)));
+    DriverStatus status;
+    status.driver_status = "OK";
+    status.firmware_status = "NOT RESPONDING";
+    status.firmware_reason = "Poll failing";
+    status.device_id = "0:0";
+    status.overall_utilization_percent = 97;
+    status.engines = {{"GEOM", 0.0}, {"COMP", 97.0}, {"new \x1b[2J engine", std::nullopt}};
+    status.counters = {{"Server Errors", 4294967295LL}, {"HWR", 2}};
+    s.devices.at(0).driver = status;
+    DriverEvent fatal;
+    fatal.id = 0x05000002, fatal.module = "MTBIOS", fatal.name = "GPU_BIOS_TRAP";
+    fatal.severity = EventSeverity::fatal, fatal.scope = EventScope::gpu;
+    fatal.time_seconds = 1796205500, fatal.bus_id = "0000:18:00.0", fatal.pid = 2993483;
+    fatal.uuid = "9a5ce014-c42d-e01b-a563-e7d639343600";
+    fatal.text = "xid \"inject\"\n\x1b]0;title\x07";
+    DriverEvent old;
+    old.generation = 1, old.id = 7, old.time_seconds = 1796000000;  // gen1: no severity, scope, module
+    s.devices.at(0).driver_events = {old, fatal};
+    s.processes.at(0).gpu_utilization_percent = 45;
+    s.processes.at(0).gpu_engine_utilization = {{"2D", 0.0}, {"CMP", 45.0}};
+    s.processes.at(1).gpu_utilization_reason = "proc_util lists no row for this process";
+    s.untied_driver_gpus = {{"gpu0a", "devname is 'x', not mtgpu.N", status}};
+    return s;
+}
+
+}  // namespace
+
+// The driver's figures go out as appended keys and come back whole: a recording and
+// a remote node keep them.
+TEST(JsonInput, TheDriversFiguresRoundTrip) {
+    const Snapshot s = driver_snapshot();
+    expect_round_trip(s);
+    const auto back = parse_json_snapshot(render_json(s));
+    ASSERT_TRUE(back.ok()) << back.error();
+    EXPECT_EQ(back->devices.at(0).driver, s.devices.at(0).driver);
+    EXPECT_EQ(back->devices.at(0).driver_events, s.devices.at(0).driver_events);
+    EXPECT_EQ(back->processes.at(0).gpu_utilization_percent, 45);
+    EXPECT_EQ(back->processes.at(0).gpu_engine_utilization, s.processes.at(0).gpu_engine_utilization);
+    EXPECT_EQ(back->processes.at(1).gpu_utilization_reason, s.processes.at(1).gpu_utilization_reason);
+    EXPECT_EQ(back->untied_driver_gpus, s.untied_driver_gpus);
+    const auto doc = nlohmann::json::parse(render_json(s));
+    EXPECT_EQ(doc["devices"][0]["driver_events"][1]["xid"], "0x05000002");
+    EXPECT_EQ(doc["devices"][0]["driver"]["engine_utilization_percent"]["COMP"], 97.0);
+    EXPECT_TRUE(doc["devices"][1]["driver"].is_null());  // a GPU the driver says nothing of
+    EXPECT_EQ(doc["processes"][0]["gpu_engine_utilization_percent"]["CMP"], 45.0);
+}
+
+TEST(JsonInput, DriverValuesOfTheWrongShapeAreRefusedOrUnknown) {
+    const std::string base = R"({"schema_version": 1, "sampled_at": "2026-12-02T10:00:00Z", "host": {}, )"
+                             R"("processes": [], "devices_stale": false, "processes_stale": false, "errors": [], )";
+    const auto device = [&](const std::string& members) {
+        return parse_json_snapshot(base + R"("devices": [{"index": 0, )" + members + "}]}");
+    };
+    EXPECT_EQ(device(R"("driver": 5)").error(), "invalid snapshot: driver is not an object");
+    EXPECT_EQ(device(R"("driver": {"counters": {"HWR": -1}})").error(),
+              "invalid snapshot: driver.counters.HWR is not a count");
+    EXPECT_EQ(device(R"("driver_events": [{"id": 1}])").error(), "invalid snapshot: a driver event has no time");
+    EXPECT_EQ(device(R"("driver_events": "x")").error(), "invalid snapshot: driver_events is not a list");
+    EXPECT_EQ(device(R"("driver": )" + std::string(100000, '[') + std::string(100000, ']')).error(),
+              "invalid snapshot: a driver value is nested too deep or holds too many values");
+    // Another machine's nonsense percentages are unknown, never shown.
+    const auto odd = device(R"("driver": {"utilization_percent": 250, "engine_utilization_percent": {"A": -3}})");
+    ASSERT_TRUE(odd.ok()) << odd.error();
+    EXPECT_FALSE(odd->devices.at(0).driver->overall_utilization_percent);
+    EXPECT_FALSE(odd->devices.at(0).driver->engines.at(0).percent);
+    EXPECT_TRUE(device(R"("driver": null, "driver_events": null)").ok());
 }

@@ -40,22 +40,36 @@ TEST(Mouse, SgrReportsParse) {
 }
 
 TEST(Mouse, HeaderCellsMatchTheSortFields) {
-    const std::string full = process_header(false, false);
+    const ProcessColumns plain{false, false, false};
+    const std::string full = process_header(plain);
     EXPECT_EQ(full, " GPU     PID USER        GPU MEM   CPU%      RSS     TIME COMMAND");
-    EXPECT_EQ(sort_field_at(static_cast<int>(full.find("PID")), false, false), SortField::pid);
-    EXPECT_EQ(sort_field_at(static_cast<int>(full.find("USER")), false, false), SortField::user);
-    EXPECT_EQ(sort_field_at(static_cast<int>(full.find("GPU MEM")) + 4, false, false), SortField::gpu_memory);
-    EXPECT_EQ(sort_field_at(static_cast<int>(full.find("CPU%")), false, false), SortField::cpu);
-    EXPECT_EQ(sort_field_at(static_cast<int>(full.find("RSS")), false, false), SortField::rss);
-    EXPECT_EQ(sort_field_at(1, false, false), SortField::gpu);
-    EXPECT_FALSE(sort_field_at(static_cast<int>(full.find("TIME")), false, false));
-    EXPECT_FALSE(sort_field_at(static_cast<int>(full.find("COMMAND")), false, false));
-    const std::string compact = process_header(true, true);  // compact drops CPU, RSS, TIME and JOB
+    EXPECT_EQ(sort_field_at(static_cast<int>(full.find("PID")), plain), SortField::pid);
+    EXPECT_EQ(sort_field_at(static_cast<int>(full.find("USER")), plain), SortField::user);
+    EXPECT_EQ(sort_field_at(static_cast<int>(full.find("GPU MEM")) + 4, plain), SortField::gpu_memory);
+    EXPECT_EQ(sort_field_at(static_cast<int>(full.find("CPU%")), plain), SortField::cpu);
+    EXPECT_EQ(sort_field_at(static_cast<int>(full.find("RSS")), plain), SortField::rss);
+    EXPECT_EQ(sort_field_at(1, plain), SortField::gpu);
+    EXPECT_FALSE(sort_field_at(static_cast<int>(full.find("TIME")), plain));
+    EXPECT_FALSE(sort_field_at(static_cast<int>(full.find("COMMAND")), plain));
+    const ProcessColumns compact_columns{true, true, false};  // compact drops CPU, RSS, TIME and JOB
+    const std::string compact = process_header(compact_columns);
     EXPECT_EQ(compact, " GPU     PID USER        GPU MEM COMMAND");
-    EXPECT_FALSE(sort_field_at(static_cast<int>(compact.find("COMMAND")), true, true));
-    const std::string job = process_header(false, true);
+    EXPECT_FALSE(sort_field_at(static_cast<int>(compact.find("COMMAND")), compact_columns));
+    const ProcessColumns job_columns{false, true, false};
+    const std::string job = process_header(job_columns);
     EXPECT_NE(job.find(" TIME JOB          COMMAND"), std::string::npos);
-    EXPECT_FALSE(sort_field_at(static_cast<int>(job.find("JOB")), false, true));
+    EXPECT_FALSE(sort_field_at(static_cast<int>(job.find("JOB")), job_columns));
+}
+
+// --process-util adds GPU% after GPU MEM, in the compact layout too, and a click sorts by it.
+TEST(Mouse, TheGpuUtilColumnSortsInBothLayouts) {
+    for (const bool compact : {false, true}) {
+        const ProcessColumns columns{compact, false, true};
+        const std::string header = process_header(columns);
+        EXPECT_NE(header.find("GPU MEM  GPU%"), std::string::npos) << header;
+        EXPECT_EQ(sort_field_at(static_cast<int>(header.find("GPU%")), columns), SortField::gpu_util);
+        EXPECT_EQ(sort_field_at(static_cast<int>(header.find("GPU MEM")) + 4, columns), SortField::gpu_memory);
+    }
 }
 
 TEST(Mouse, ClickSelectsDoubleClickOpensDetails) {

@@ -61,11 +61,26 @@ TEST(JsonOutput, KeysOrderTypesAndNulls) {
     const auto doc = nlohmann::ordered_json::parse(text);
     std::vector<std::string> keys;
     for (const auto& item : doc.items()) keys.push_back(item.key());
-    EXPECT_EQ(keys, (std::vector<std::string>{
-                        "schema_version", "sampled_at", "devices_sampled_at", "processes_sampled_at", "driver_version",
-                        "gmi_version", "musa_version", "musa_version_source", "musa_version_reason", "host", "devices",
-                        "processes", "devices_stale", "processes_stale", "errors", "device_source",
-                        "device_source_reason", "processes_unverified_reason", "health"}));
+    EXPECT_EQ(keys, (std::vector<std::string>{"schema_version",
+                                              "sampled_at",
+                                              "devices_sampled_at",
+                                              "processes_sampled_at",
+                                              "driver_version",
+                                              "gmi_version",
+                                              "musa_version",
+                                              "musa_version_source",
+                                              "musa_version_reason",
+                                              "host",
+                                              "devices",
+                                              "processes",
+                                              "devices_stale",
+                                              "processes_stale",
+                                              "errors",
+                                              "device_source",
+                                              "device_source_reason",
+                                              "processes_unverified_reason",
+                                              "health",
+                                              "untied_driver_gpus"}));
     EXPECT_EQ(doc["schema_version"], 1);
     EXPECT_EQ(doc["sampled_at"], "2026-12-02T14:05:11.000000+00:00");
     EXPECT_TRUE(doc["processes_sampled_at"].is_null());

@@ -45,7 +45,7 @@ TEST(Settings, EveryErrorNamesTheFileLineAndColumn) {
     EXPECT_EQ(parse_error("\ninterval = \"fast\"\n"), "c.toml:2:12: interval: expected a number");
     EXPECT_EQ(parse_error("interval = 0.01\n"), "c.toml:1:12: interval: 0.01 is out of range (0.05 to 3600)");
     EXPECT_EQ(parse_error("sort = \"size\"\n"),
-              "c.toml:1:8: sort: 'size' is not one of gpu_memory,cpu,rss,pid,user,gpu");
+              "c.toml:1:8: sort: 'size' is not one of gpu_memory,gpu_util,cpu,rss,pid,user,gpu");
     EXPECT_EQ(parse_error("[serve]\nlisten = 9499\n"), "c.toml:2:10: serve.listen: expected a string");
     EXPECT_EQ(parse_error("[serve]\nport = 1\n"), "c.toml:2:1: unknown key 'serve.port'");
     EXPECT_EQ(parse_error("[gpu]\nx = 1\n"), "c.toml:1:2: unknown key 'gpu'");
@@ -164,7 +164,8 @@ TEST(Settings, BadFilesAndVariablesApplyNothing) {
     env.values = {{"MUSATOP_SORT", "size"}};
     const auto bad_env = settings_from_environment(env.getenv());
     ASSERT_FALSE(bad_env.ok());
-    EXPECT_EQ(bad_env.error(), "environment MUSATOP_SORT: 'size' is not one of gpu_memory,cpu,rss,pid,user,gpu");
+    EXPECT_EQ(bad_env.error(),
+              "environment MUSATOP_SORT: 'size' is not one of gpu_memory,gpu_util,cpu,rss,pid,user,gpu");
     env.values = {{"NO_COLOR", "1"}, {"MUSATOP_MOUSE", "off"}, {"MUSATOP_SERVE_LISTEN", ":1"}};
     const auto good_env = settings_from_environment(env.getenv());
     ASSERT_TRUE(good_env.ok());

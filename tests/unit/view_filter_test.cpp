@@ -119,6 +119,10 @@ TEST(ViewFilter, SortFieldNamesAndCycle) {
     }
     EXPECT_EQ(seen, (std::vector<std::string>{"gpu_memory", "cpu", "rss", "pid", "user", "gpu"}));
     EXPECT_EQ(field, SortField::gpu_memory);
+    // With the GPU% column (--process-util) its field follows GPU memory.
+    EXPECT_EQ(next_sort_field(SortField::gpu_memory, true, true), SortField::gpu_util);
+    EXPECT_EQ(next_sort_field(SortField::gpu_util, false, true), SortField::pid);
+    EXPECT_EQ(next_sort_field(SortField::gpu_util, true, false), SortField::cpu);
 }
 
 // A table without CPU and RSS columns (compact, the cluster view) cycles through the

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "musatop/collection/driver/driver_reader.hpp"
 #include "musatop/model/gpu_free.hpp"
 #include "musatop/model/health.hpp"
 #include "musatop/model/view_filter.hpp"
@@ -76,7 +77,7 @@ struct Options {
     double interval_seconds = 1.0;
     double timeout_seconds = 3.0;
     std::string gmi = "mthreads-gmi";
-    std::string driver_root = "/";  // [driver] root: where /proc/driver/musa and /sys are
+    driver::DriverOptions driver;  // [driver] root and process_util
     ViewFilter filter;
     std::optional<std::string> record_file;  // `--record FILE`: the screen records while it shows
     std::optional<ServeOptions> serve;       // set for `musatop serve`

@@ -9,6 +9,7 @@
 #include "musatop/collection/procfs/host_sampler.hpp"
 #include "musatop/collection/procfs/process_enricher.hpp"
 #include "musatop/collection/toolkit/toolkit_version.hpp"
+#include "musatop/model/event_tally.hpp"
 #include "musatop/model/health.hpp"
 #include "musatop/model/source.hpp"
 
@@ -16,8 +17,9 @@ namespace musatop {
 
 class LocalSource final : public Source {
 public:
-    // `driver_root`: where /proc/driver/musa and /sys are ("/"; a fake tree in tests).
-    explicit LocalSource(gmi::GmiSettings settings, HealthThresholds health = {}, std::string driver_root = "/");
+    // `driver`: where /proc/driver/musa and /sys are ("/"; a fake tree in tests) and
+    // whether proc_util is read.
+    explicit LocalSource(gmi::GmiSettings settings, HealthThresholds health = {}, driver::DriverOptions driver = {});
     Snapshot collect(const CancelToken& cancel) override;
     std::string describe() const override;
 
@@ -27,7 +29,9 @@ private:
     procfs::ProcessEnricher enricher_;
     procfs::HostSampler host_;
     driver::DriverReader driver_;
+    bool process_util_ = false;
     HealthMonitor health_;
+    EventTally events_;
     std::optional<toolkit::ToolkitVersion> toolkit_;  // detected once per run
 };
 

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace musatop {
@@ -61,6 +62,34 @@ struct DriverEvent {
     std::string text;                       // as recorded (NULs and the trailing newline trimmed); not sanitised
     bool operator==(const DriverEvent&) const = default;
 };
+
+// The events of one id and severity a GPU's ring has shown since musatop started:
+// what /metrics exports as musatop_gpu_xid_events_total and _last_timestamp_seconds,
+// kept after the ring has wrapped or been cleared.
+struct EventTotal {
+    std::uint32_t id = 0;
+    std::optional<EventSeverity> severity;
+    std::uint64_t count = 0;
+    std::int64_t last_time_seconds = 0;
+    bool operator==(const EventTotal&) const = default;
+};
+
+// The same event read twice (rings are read whole each round): uuid, id, PID, time.
+bool same_event(const DriverEvent& a, const DriverEvent& b);
+
+// "notify", "warning", "fatal"; "process", "gpu", "host", "system": the words of
+// --json, /metrics and the screens.
+const char* to_string(EventSeverity severity);
+const char* to_string(EventScope scope);
+std::optional<EventSeverity> event_severity_from_string(std::string_view text);
+std::optional<EventScope> event_scope_from_string(std::string_view text);
+
+// "0x05000002": an event id as the spec's table and the XID label write it.
+std::string xid_text(std::uint32_t id);
+
+// "0x05000002 MTBIOS GPU_BIOS_TRAP": the id with its module and name when known.
+// Not sanitised: the caller's output does that.
+std::string event_label(const DriverEvent& event);
 
 // One row of `proc_util`: utilisation per process, total and per engine.
 struct ProcessUtilization {

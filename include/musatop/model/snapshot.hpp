@@ -53,13 +53,23 @@ struct Device {
     std::vector<std::string> health;
     // The kernel driver's own `status` for this GPU (/proc/driver/musa/gpuNN, tied to
     // it by PCI address); none where the driver has no such file or it cannot be tied.
-    // Shown in the GPU details and judged by the health rules; not yet in --json.
+    // Shown in the GPU details and on the GPU's line, judged by the health rules.
     std::optional<DriverStatus> driver;
+    // Why `driver` or the ring is unknown for a GPU the driver has a gpuNN for
+    // ("status: Invalid argument", "event_report is off (enable_event_report=0)").
+    std::optional<std::string> driver_reason;
+    std::optional<std::string> driver_events_reason;
     // The events of its driver ring (`event_report`), each once, oldest first.
     std::vector<DriverEvent> driver_events;
+    // Events per id and severity since musatop started (model/event_tally.hpp); for
+    // /metrics, not part of the JSON output.
+    std::vector<EventTotal> driver_event_totals;
 
     bool operator==(const Device&) const = default;
 };
+
+// True when a GPU has the driver's status file: the DRV columns are shown only then.
+bool any_driver_status(const std::vector<Device>& devices);
 
 enum class ProcessStatus { ok, access_denied, exited, unverified };
 
@@ -84,9 +94,20 @@ struct GpuProcess {
     std::optional<double> running_seconds;
     ProcessStatus status = ProcessStatus::unverified;
     Attribution attribution;  // container, pod, Slurm job, systemd unit
+    // The driver's utilisation of this GPU by this process (`proc_util`, read only
+    // with --process-util): total and per engine as the file's header names them.
+    // Unknown when not asked (no reason then) or when the driver gives no figure
+    // (the reason says why; an unlisted process is not 0 %).
+    std::optional<double> gpu_utilization_percent;
+    std::vector<EngineUtilization> gpu_engine_utilization;
+    std::optional<std::string> gpu_utilization_reason;
 
     bool operator==(const GpuProcess&) const = default;
 };
+
+// True when a row carries the driver's per-process figures or why it has none
+// (--process-util): the GPU% columns are shown only then.
+bool any_gpu_utilization(const std::vector<GpuProcess>& processes);
 
 struct HostMetrics {
     std::optional<std::string> hostname;

@@ -12,13 +12,14 @@
 
 namespace musatop {
 
-enum class SortField { gpu_memory, cpu, rss, pid, user, gpu };
+enum class SortField { gpu_memory, gpu_util, cpu, rss, pid, user, gpu };
 
 const char* to_string(SortField field);
 std::optional<SortField> sort_field_from_string(std::string_view name);
 // The next field of the sort order among those the screen shows: a table without the
-// host's CPU and RSS columns (the compact layout, the cluster view) skips them.
-SortField next_sort_field(SortField field, bool host_columns = true);
+// host's CPU and RSS columns (the compact layout, the cluster view) skips them, one
+// without GPU% (no --process-util) skips that.
+SortField next_sort_field(SortField field, bool host_columns = true, bool gpu_util_column = false);
 
 struct ViewFilter {
     std::optional<std::set<std::int64_t>> gpu_indices;

@@ -28,6 +28,10 @@ std::string format_local_time(double unix_seconds);
 std::string format_local_seconds(WallTime time);
 
 // "2.0/80.0GiB": the unit is dropped from `used` when both share it.
+// "2D 0%, CMP 45%": engine utilisations as the driver labels them, labels
+// sanitised (they come from the driver's files); "" for none.
+std::string format_engines(const std::vector<EngineUtilization>& engines);
+
 std::string format_used_total(std::optional<std::int64_t> used, std::optional<std::int64_t> total);
 
 }  // namespace musatop

@@ -32,6 +32,15 @@ inline constexpr std::string_view kCollectDuration = "musatop_collect_duration_s
 inline constexpr std::string_view kCollectErrors = "musatop_collect_errors_total";
 inline constexpr std::string_view kProcessGpuMemory = "musatop_process_gpu_memory_bytes";
 inline constexpr std::string_view kProcessInfo = "musatop_process_info";
+// The MUSA driver's own files (docs/driver.md), node_exporter-style names.
+inline constexpr std::string_view kDriverStatus = "musatop_gpu_driver_status";
+inline constexpr std::string_view kFirmwareStatus = "musatop_gpu_firmware_status";
+inline constexpr std::string_view kDriverCounter = "musatop_gpu_driver_status_events_total";
+inline constexpr std::string_view kDriverUtilization = "musatop_gpu_driver_utilization_ratio";
+inline constexpr std::string_view kDriverEngineUtilization = "musatop_gpu_driver_engine_utilization_ratio";
+inline constexpr std::string_view kXidEvents = "musatop_gpu_xid_events_total";
+inline constexpr std::string_view kXidLastTimestamp = "musatop_gpu_xid_last_timestamp_seconds";
+inline constexpr std::string_view kProcessGpuUtilization = "musatop_process_gpu_utilization_ratio";
 
 // A GPU gauge computed from the snapshot rather than read from one member.
 enum class Derived { none, process_count, health_findings };

@@ -6,6 +6,7 @@
 
 #include "musatop/model/snapshot.hpp"
 #include "musatop/tui/keys.hpp"
+#include "musatop/tui/screens/process_columns.hpp"
 #include "musatop/tui/ui_state.hpp"
 
 namespace musatop::tui {
@@ -20,8 +21,7 @@ struct ScreenRegions {
     int device_offset = 0;
     int process_header = -1;  // the column header row
     int process_top = -1;     // the first process row
-    bool compact = false;
-    bool job_column = false;
+    ProcessColumns columns;
 };
 
 // What the key handler needs to know about the screen it acts on.

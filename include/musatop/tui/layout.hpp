@@ -14,6 +14,7 @@ struct LayoutInput {
     bool trends_wanted = true;    // the user's `h` preference
     bool compact_wanted = false;  // the user's `c` preference
     int longest_used_total = 0;   // widest "used/total" text among visible GPUs
+    bool driver_status = false;   // some visible GPU has the driver's status file
 };
 
 struct Layout {
@@ -21,6 +22,9 @@ struct Layout {
     int name_width = 0;     // 12 from 80 columns, else names are hidden
     int memory_width = 15;  // USED/TOTAL column
     int bar_width = 1;
+    // DRV%: the driver's own overall utilisation beside GMI's UTIL, when a GPU has it
+    // (GMI showed 0 % while the driver showed the work, spec §4.2).
+    bool driver_column = false;
     bool compact = false;     // compact process columns (forced below 80 columns)
     bool job_column = false;  // JOB (Slurm job, container, unit): full columns from 100 wide
     bool host_panel = false;  // CPU/RAM trend panel beside the GPU one

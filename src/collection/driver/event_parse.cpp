@@ -144,9 +144,7 @@ std::vector<DriverEvent> distinct_events(const std::vector<DriverEvent>& events)
     std::vector<DriverEvent> out;
     for (const auto& e : events) {
         bool seen = false;
-        for (const auto& kept : out)
-            seen = seen ||
-                   (kept.uuid == e.uuid && kept.id == e.id && kept.pid == e.pid && kept.time_seconds == e.time_seconds);
+        for (const auto& kept : out) seen = seen || same_event(kept, e);
         if (!seen) out.push_back(e);
     }
     return out;

@@ -88,10 +88,19 @@ std::string users_on(const Snapshot& view, std::int64_t index) {
     return out;
 }
 
+// "  ! firmware NOT RESPONDING (Poll failing) (+2 more)": the GPU's first finding.
+std::string finding_text(const Device& d) {
+    if (d.health.empty()) return "";
+    const std::string more = d.health.size() > 1 ? " (+" + std::to_string(d.health.size() - 1) + " more)" : "";
+    return "  ! " + sanitize(d.health.front()) + more;
+}
+
 void draw_gpu_line(Canvas& canvas, int row, const Device& d, const Snapshot& view, bool ascii, int bar, bool dim) {
     const Style style = Style{}.with_dim(dim);
-    int col =
-        canvas.put(row, 0, "  [" + std::to_string(d.index) + "] " + fit_right(sanitize_or_na(d.name), 12) + " ", style);
+    // "!" marks health findings as on the local screen; the newest words follow the users.
+    const std::string mark = d.health.empty() ? " " : "!";
+    int col = canvas.put(
+        row, 0, "  [" + std::to_string(d.index) + "]" + mark + fit_right(sanitize_or_na(d.name), 12) + " ", style);
     col = canvas.put(
         row, col,
         render_bar(d.gpu_utilization_percent, bar, ascii) + " " + percent_label(d.gpu_utilization_percent) + " ",
@@ -101,7 +110,7 @@ void draw_gpu_line(Canvas& canvas, int row, const Device& d, const Snapshot& vie
     canvas.put(row, col,
                pad_left(format_used_total(d.memory_used_bytes, d.memory_total_bytes), 13) + " " +
                    pad_left(format_number(d.temperature_c, "C"), 4) + " " +
-                   pad_left(format_number(d.power_draw_w, "W"), 5) + "  " + users_on(view, d.index),
+                   pad_left(format_number(d.power_draw_w, "W"), 5) + "  " + users_on(view, d.index) + finding_text(d),
                style);
 }
 

@@ -61,42 +61,40 @@ std::string owner_line(const Attribution& a) {
 
 }  // namespace
 
-const char* severity_name(const std::optional<EventSeverity>& s) {
-    if (!s) return "";
-    return *s == EventSeverity::fatal ? " fatal" : *s == EventSeverity::warning ? " warning" : " notify";
-}
-
 std::string event_line(const DriverEvent& e) {
-    char id[16];
-    std::snprintf(id, sizeof id, "0x%08x", e.id);
-    std::string line = format_local_seconds(WallTime(std::chrono::seconds(e.time_seconds))) + " " + id;
-    if (!e.module.empty()) line += " " + e.module;
-    if (!e.name.empty()) line += " " + e.name;
-    line += severity_name(e.severity);
+    std::string line = format_local_seconds(WallTime(std::chrono::seconds(e.time_seconds))) + " " + event_label(e);
+    if (e.severity) line += std::string(" ") + to_string(*e.severity);
     if (e.pid) line += " PID " + std::to_string(*e.pid);
     return sanitize(e.text.empty() ? line : line + ": " + e.text);
 }
 
 // What the kernel driver says of the GPU, beside GMI's figures and never in place
 // of them; its labels as the file writes them (sanitised: they come from outside).
-std::vector<std::string> driver_lines(const Device& d) {
-    if (!d.driver) return {"Driver: N/A (no /proc/driver/musa status tied to this GPU)"};
+std::vector<std::string> driver_status_lines(const Device& d) {
+    if (!d.driver) {
+        const std::string why = d.driver_reason ? *d.driver_reason : "no /proc/driver/musa status tied to this GPU";
+        return {"Driver: N/A (" + sanitize(why) + ")"};
+    }
     const DriverStatus& s = *d.driver;
     std::string firmware = sanitize_or_na(s.firmware_status);
     if (s.firmware_reason) firmware += " (" + sanitize(*s.firmware_reason) + ")";
-    std::string engines;
-    for (const auto& engine : s.engines)
-        engines += (engines.empty() ? "" : ", ") + sanitize(engine.label) + " " + format_number(engine.percent, "%");
+    const std::string engines = format_engines(s.engines);
     std::string counters;
     for (const auto& counter : s.counters)
         counters += (counters.empty() ? "" : ", ") + sanitize(counter.label) + " " + std::to_string(counter.value);
-    std::vector<std::string> lines = {
-        "Driver: status " + sanitize_or_na(s.driver_status) + "  firmware " + firmware,
-        "Driver utilisation: " + format_number(s.overall_utilization_percent, "%") +
-            (engines.empty() ? "" : " (" + engines + ")"),
-        "Driver counters: " + (counters.empty() ? std::string("N/A") : counters),
-        "Driver events: " + (d.driver_events.empty() ? std::string("none in its ring")
-                                                     : std::to_string(d.driver_events.size()) + ", newest first")};
+    return {"Driver: status " + sanitize_or_na(s.driver_status) + "  firmware " + firmware,
+            "Driver utilisation: " + format_number(s.overall_utilization_percent, "%") +
+                (engines.empty() ? "" : " (" + engines + ")"),
+            "Driver counters: " + (counters.empty() ? std::string("N/A") : counters)};
+}
+
+std::vector<std::string> driver_lines(const Device& d) {
+    std::vector<std::string> lines = driver_status_lines(d);
+    if (!d.driver && !d.driver_events_reason && d.driver_events.empty()) return lines;
+    const std::string count = d.driver_events_reason    ? "N/A (" + sanitize(*d.driver_events_reason) + ")"
+                              : d.driver_events.empty() ? std::string("none in its ring")
+                                                        : std::to_string(d.driver_events.size()) + ", newest first";
+    lines.push_back("Driver events: " + count);
     constexpr std::size_t kShownEvents = 5;
     for (std::size_t i = 0; i < std::min(kShownEvents, d.driver_events.size()); ++i)
         lines.push_back("  " + event_line(d.driver_events[d.driver_events.size() - 1 - i]));
@@ -133,15 +131,28 @@ std::vector<std::string> gpu_detail_lines(const Device& d) {
     return lines;
 }
 
+// The driver's figures for the process (proc_util, --process-util); none when not asked.
+std::vector<std::string> process_util_lines(const GpuProcess& p) {
+    if (!p.gpu_utilization_percent && !p.gpu_utilization_reason) return {};
+    std::string line = "GPU utilisation (driver): " + format_number(p.gpu_utilization_percent, "%");
+    if (p.gpu_utilization_reason) line += " (" + sanitize(*p.gpu_utilization_reason) + ")";
+    const std::string engines = format_engines(p.gpu_engine_utilization);
+    if (engines.empty()) return {line};
+    return {line, "  engines: " + engines};
+}
+
 std::vector<std::string> process_detail_lines(const GpuProcess& p) {
     const Attribution& a = p.attribution;
-    return {
+    std::vector<std::string> lines = {
         "PID: " + std::to_string(p.pid),
         "User: " + sanitize_or_na(p.username),
         "GPU: " + std::to_string(p.device_index) + "  UUID: " + sanitize_or_na(p.device_uuid),
         std::string("Status: ") + to_string(p.status) +
             "  Created: " + (p.create_time ? format_local_time(*p.create_time) : "N/A"),
         "GPU memory: " + format_bytes(p.gpu_memory_bytes),
+    };
+    for (auto& line : process_util_lines(p)) lines.push_back(std::move(line));
+    const std::vector<std::string> rest = {
         "CPU: " + format_number(p.cpu_percent, "%") + "  RSS: " + format_bytes(p.rss_bytes),
         "Running: " + format_duration(p.running_seconds),
         owner_line(a),
@@ -151,6 +162,8 @@ std::vector<std::string> process_detail_lines(const GpuProcess& p) {
         "Full command:",
         dialog_command(p.command),
     };
+    lines.insert(lines.end(), rest.begin(), rest.end());
+    return lines;
 }
 
 std::vector<std::string> wrap_lines(const std::vector<std::string>& lines, int width, int hanging) {

@@ -34,7 +34,8 @@ std::string header_text(const Layout& l) {
     std::string text = "GPU ";
     if (l.name_width) text += pad_right("NAME", l.name_width) + " ";
     text += pad_right("UTIL", l.bar_width + 5) + " " + pad_right("VRAM", l.bar_width + 5) + " ";
-    return text + pad_left("USED/TOTAL", l.memory_width) + " " + pad_right("TEMP", 4) + " " + pad_left("POWER W", 9);
+    text += pad_left("USED/TOTAL", l.memory_width) + " " + pad_right("TEMP", 4) + " " + pad_left("POWER W", 9);
+    return l.driver_column ? text + pad_left("DRV%", 6) : text;
 }
 
 }  // namespace
@@ -66,7 +67,10 @@ int draw_device_rows(Canvas& canvas, const ScreenInput& in, const ScreenGeometry
         const std::string tail =
             pad_left(format_used_total(d.memory_used_bytes, d.memory_total_bytes), l.memory_width) + " " +
             pad_left(format_number(d.temperature_c, "C"), 4) + " " +
-            pad_left(format_number(d.power_draw_w) + "/" + format_number(d.power_limit_w), 9);
+            pad_left(format_number(d.power_draw_w) + "/" + format_number(d.power_limit_w), 9) +
+            (l.driver_column
+                 ? pad_left(format_number(d.driver ? d.driver->overall_utilization_percent : std::nullopt, "%"), 6)
+                 : "");
         canvas.put(row, col, tail, Style{}.with_dim(stale));
     }
     return end - g.device_offset;

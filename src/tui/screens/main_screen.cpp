@@ -47,13 +47,7 @@ int draw_dialog(Canvas& canvas, const ScreenInput& in) {
 }  // namespace
 
 ScreenRegions mouse_regions(const ScreenGeometry& g) {
-    return {4,
-            g.device_rows,
-            g.device_offset,
-            g.first_process_row - 1,
-            g.first_process_row,
-            g.layout.compact,
-            g.layout.job_column};
+    return {4, g.device_rows, g.device_offset, g.first_process_row - 1, g.first_process_row, process_columns(g)};
 }
 
 int longest_used_total(const Snapshot& view) {
@@ -66,8 +60,12 @@ int longest_used_total(const Snapshot& view) {
 ScreenGeometry draw_screen(Canvas& canvas, const ScreenInput& in) {
     const UiState& state = *in.state;
     ScreenGeometry g;
-    LayoutInput layout_input{canvas.width(), canvas.height(), state.trends_visible, state.compact,
-                             in.view ? longest_used_total(*in.view) : 0};
+    LayoutInput layout_input{canvas.width(),
+                             canvas.height(),
+                             state.trends_visible,
+                             state.compact,
+                             in.view ? longest_used_total(*in.view) : 0,
+                             in.view && any_driver_status(in.view->devices)};
     g.layout = compute_layout(layout_input);
     if (g.layout.too_small) {
         canvas.put(0, 0,
@@ -80,6 +78,7 @@ ScreenGeometry draw_screen(Canvas& canvas, const ScreenInput& in) {
         draw_waiting(canvas, in);
         return g;
     }
+    g.gpu_util_column = any_gpu_utilization(in.unfiltered->processes);
     const int visible = static_cast<int>(in.view->devices.size());
     g.device_offset = std::clamp(state.device_offset, 0, std::max(0, visible - g.layout.device_page_size));
     const int device_rows = device_rows_drawn(visible, g.device_offset, g.layout);

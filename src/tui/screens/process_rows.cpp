@@ -35,24 +35,24 @@ std::string hidden_rows_text(int above, int below, bool ascii) {
     return text.empty() ? text : text + " more";
 }
 
-std::string row_text(const GpuProcess& p, bool compact, bool job_column) {
+std::string row_text(const GpuProcess& p, const ProcessColumns& columns) {
     std::string text = " " + pad_left(std::to_string(p.device_index), 3) + " " + pad_left(std::to_string(p.pid), 7) +
                        " " + fit_right(sanitize_or_na(p.username), 10) + " " +
                        pad_left(format_bytes(p.gpu_memory_bytes), 9) + " ";
-    if (!compact)
+    if (columns.gpu_util) text += pad_left(format_number(p.gpu_utilization_percent), 5) + " ";
+    if (!columns.compact)
         text += pad_left(format_number(p.cpu_percent), 6) + " " + pad_left(format_bytes(p.rss_bytes), 8) + " " +
                 pad_left(format_duration(p.running_seconds), 8) + " ";
-    if (job_column) text += fit_right(sanitize_or_na(job_label(p.attribution)), kJobWidth) + " ";
+    if (columns.job) text += fit_right(sanitize_or_na(job_label(p.attribution)), kJobWidth) + " ";
     return text + sanitize_or_na(p.command);
 }
 
 }  // namespace
 
 void draw_process_block(Canvas& canvas, int top, const ScreenInput& in, const ScreenGeometry& g) {
-    const bool compact = g.layout.compact;
-    const bool job_column = g.layout.job_column;
+    const ProcessColumns columns = process_columns(g);
     canvas.put(top, 0, title_text(in), kBold);
-    const std::string header = process_header(compact, job_column);
+    const std::string header = process_header(columns);
     canvas.put(top + 1, 0, header, Style{Color::none, 0, false, false, false, true});
     const auto& rows = in.view->processes;
     if (rows.empty()) {
@@ -77,7 +77,7 @@ void draw_process_block(Canvas& canvas, int top, const ScreenInput& in, const Sc
         const int row = top + 2 + i;
         Style style = Style{}.with_dim(stale);
         style.reverse = index == state.selection;
-        canvas.put(row, 0, row_text(rows[static_cast<std::size_t>(index)], compact, job_column), style);
+        canvas.put(row, 0, row_text(rows[static_cast<std::size_t>(index)], columns), style);
         if (style.reverse) canvas.set_style(row, 0, canvas.width() - 1, style);
     }
 }

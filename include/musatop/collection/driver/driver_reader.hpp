@@ -12,6 +12,14 @@
 
 namespace musatop::driver {
 
+// What the driver source is told: where the tree is and whether to read
+// `proc_util`, which starts the firmware's performance stream on its first read
+// (spec §2.4): per-process utilisation is opt-in (--process-util).
+struct DriverOptions {
+    std::string root = "/";
+    bool process_util = false;
+};
+
 struct DriverGpu {
     int number = 0;         // NN of gpuNN (hex in the name)
     std::string directory;  // "gpu0a"

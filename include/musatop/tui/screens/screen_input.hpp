@@ -6,6 +6,7 @@
 
 #include "musatop/model/history.hpp"
 #include "musatop/model/snapshot.hpp"
+#include "musatop/tui/screens/process_columns.hpp"
 #include "musatop/tui/canvas.hpp"
 #include "musatop/tui/layout.hpp"
 #include "musatop/tui/ui_state.hpp"
@@ -32,8 +33,13 @@ struct ScreenGeometry {
     int process_page_size = 1;
     int first_process_row = 0;
     int device_rows = 0;
-    int modal_scroll = 0;  // clamped to the dialog's length
+    int modal_scroll = 0;          // clamped to the dialog's length
+    bool gpu_util_column = false;  // some process carries proc_util figures (or why not)
 };
+
+inline ProcessColumns process_columns(const ScreenGeometry& g) {
+    return {g.layout.compact, g.layout.job_column, g.gpu_util_column};
+}
 
 inline constexpr Style kBold{Color::none, 0, true};
 inline constexpr Style kDim{Color::none, 0, false, true};
