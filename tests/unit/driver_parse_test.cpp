@@ -48,6 +48,18 @@ TEST(DriverStatus, TheFieldCaptureReadsWhole) {
     EXPECT_EQ(status->engines[3], (EngineUtilization{"2D", 42.0}));
 }
 
+// The same S5000 at idle (spec §4.2): 0 % is what the file says, kept as 0, not unknown.
+TEST(DriverStatus, TheIdleCaptureKeepsItsZeros) {
+    std::string idle = kFieldStatus;
+    for (std::size_t at; (at = idle.find("42%")) != std::string::npos;) idle.replace(at, 3, "0%");
+    const auto status = parse_status(idle);
+    ASSERT_TRUE(status.ok()) << status.error();
+    EXPECT_EQ(status->overall_utilization_percent, 0.0);
+    ASSERT_EQ(status->engines.size(), 4u);
+    for (const auto& engine : status->engines) EXPECT_EQ(engine.percent, 0.0) << engine.label;
+    EXPECT_EQ(status->counters.size(), 8u);
+}
+
 TEST(DriverStatus, OlderSpellingsReasonsAndUnknownLines) {
     const auto g2 = parse_status(
         "Driver Status:   UNKNOWN (7)\nFirmware Status: NOT RESPONDING (Poll failing)\nSercer Errors:   4294967295\n"
