@@ -18,6 +18,7 @@ complete -c musatop -l container -x -d 'processes of containers with this id pre
 complete -c musatop -l sort -x -a 'gpu_memory gpu_util cpu rss pid user gpu' -d 'sort field'
 complete -c musatop -l reverse -d 'reverse the sort'
 complete -c musatop -l ascii -d 'plain ASCII drawing'
+complete -c musatop -l count -x -d 'with --once or --json: stop after N samples'
 complete -c musatop -l process-util -d 'per-process GPU utilisation from the driver'
 complete -c musatop -l no-color -d 'no colours'
 complete -c musatop -l no-mouse -d 'leave the mouse to the terminal'

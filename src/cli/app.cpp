@@ -139,6 +139,9 @@ int run_program(const std::vector<std::string>& args, bool stdout_closed) {
         return 2;
     }
     for (const auto& warning : loaded->warnings) std::cerr << "musatop: " << sanitize(warning) << "\n";
+    // --interval on this command line (a config's interval never makes a stream).
+    options.repeat = (options.once || options.json) && !options.serve && !options.record && !options.replay &&
+                     (options.count || parsed.explicit_keys.count("interval"));
     if (stdout_closed) {
         std::cerr << "musatop: cannot write the output: standard output is closed\n";
         return 1;

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <sstream>
 
@@ -108,6 +109,20 @@ int run_cluster_screen(const Options& options, std::unique_ptr<cluster::ClusterS
 
 int print_once(const Options& options, const cluster::ClusterSnapshot& view);
 
+// One round printed, or with --interval/--count a stream of them (cli/stream.hpp).
+int print_rounds(const Options& options, const std::function<cluster::ClusterSnapshot(const CancelToken&)>& round) {
+    if (!options.repeat) return print_once(options, round(CancelToken{}));
+    const cluster::TextOptions text{options.cluster.show_pid, options.cluster.show_cmd, options.cluster.no_processes,
+                                    options.cluster.free, text_paint(options)};
+    return run_stream(stream_settings(options), [&](const CancelToken& cancel) {
+        const auto view = round(cancel);
+        std::ostringstream out;
+        if (options.json) cluster::write_cluster_json(out, view, options.filter, options.cluster.free, true);
+        else out << cluster::render_cluster_text(view, options.filter, text);
+        return StreamSample{out.str(), !view.all_ok()};
+    });
+}
+
 int run_prometheus(const Options& options, const cluster::NodeFilter& filter, bool interactive) {
     const ClusterOptions& c = options.cluster;
     cluster::PrometheusSettings settings;
@@ -133,11 +148,12 @@ int run_prometheus(const Options& options, const cluster::NodeFilter& filter, bo
     if (interactive)  // said once (it read "prometheus from Prometheus")
         return run_cluster_screen(options, std::move(source), filter,
                                   "from Prometheus: the data changes once per scrape interval");
-    const auto until = mono_now() + to_duration(settings.timeout + Seconds(0.25));
     if (!options.json) source->set_scope(cluster::RoundScope{true, std::nullopt});  // --once draws a few values
-    auto view = source->round(until, CancelToken{});
-    if (!view.note) view.note = "data as of the last scrape; refresh is bounded by the scrape interval";
-    return print_once(options, cluster::filtered(view, filter));
+    return print_rounds(options, [&, timeout = settings.timeout](const CancelToken& cancel) {
+        auto view = source->round(mono_now() + to_duration(timeout + Seconds(0.25)), cancel);
+        if (!view.note) view.note = "data as of the last scrape; refresh is bounded by the scrape interval";
+        return cluster::filtered(view, filter);
+    });
 }
 
 int print_once(const Options& options, const cluster::ClusterSnapshot& view) {
@@ -173,9 +189,11 @@ int run_cluster(const Options& options, bool interactive) {
             every << "from the nodes, every " << options.interval_seconds << " s";
             return run_cluster_screen(options, std::move(source), filter.value(), every.str());
         }
-        // One round: every node answers, fails or times out within the timeout.
-        const auto until = mono_now() + to_duration(settings.timeout + Seconds(0.25));
-        return print_once(options, cluster::filtered(source->round(until, CancelToken{}), filter.value()));
+        // A round: every node answers, fails or times out within the timeout.
+        return print_rounds(options, [&](const CancelToken& cancel) {
+            const auto until = mono_now() + to_duration(settings.timeout + Seconds(0.25));
+            return cluster::filtered(source->round(until, cancel), filter.value());
+        });
     } catch (const UsageProblem& problem) {
         std::cerr << "musatop: error: " << sanitize(problem.message) << "\n";
         return 2;

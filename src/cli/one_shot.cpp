@@ -38,7 +38,23 @@ Paint text_paint(const Options& options) {
     return Paint{::isatty(STDOUT_FILENO) && !options.no_color && !(term && std::string_view(term) == "dumb")};
 }
 
+StreamSettings stream_settings(const Options& options) {
+    StreamSettings settings;
+    settings.interval = Seconds(options.interval_seconds);
+    settings.count = options.count;
+    settings.framing = options.json ? Framing::lines : ::isatty(STDOUT_FILENO) != 0 ? Framing::redraw : Framing::blocks;
+    return settings;
+}
+
 int run_one_shot(const Options& options, Source& source) {
+    if (options.repeat)
+        return run_stream(stream_settings(options), [&](const CancelToken& cancel) {
+            const Snapshot snapshot = source.collect(cancel);
+            const Snapshot view = apply_view(snapshot, options.filter);
+            return StreamSample{
+                options.json ? render_json_compact(view) + "\n" : render_text(view, text_paint(options)),
+                snapshot.failed()};
+        });
     // A stop signal during collection (`timeout 5 musatop --json`) makes the command
     // runner kill and reap GMI at once; then exit 128 + the signal, no child left.
     const Canceller canceller;

@@ -95,6 +95,9 @@ struct RawFlags {
 void declare_main(CLI::App& app, Options& o, RawFlags& raw) {
     app.add_flag("--once", o.once, "Print one text snapshot and exit");
     app.add_flag("--json", o.json, "Print one JSON snapshot (schema version 1) and exit");
+    app.add_option("--count", o.count, "With --once or --json: stop after N samples (with --interval, or every second)")
+        ->type_name("N")
+        ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40));
     app.add_option("--gpu", raw.gpus, "GPU indices to show, e.g. 0,1")->type_name("IDS");
     app.add_option("--pid", raw.pids, "Host process IDs to show, e.g. 123,456")->type_name("PIDS");
     app.add_option("--user", raw.user, "Show only processes of this exact host user")->type_name("USER");
@@ -316,6 +319,7 @@ void check_modes(CLI::App& app, const Options& o, const RawFlags& raw, ParseResu
         CLI::App* owner = key.key.starts_with("serve.") ? serve : &app;
         if (owner->get_option(std::string(key.flag))->count() > 0) result.explicit_keys.insert(std::string(key.key));
     }
+    if (o.count && !o.once && !o.json) throw UsageError{"--count applies to --once and --json"};
     if (o.record_file && (o.once || o.json || serve->parsed() || record->parsed() || replay->parsed()))
         throw UsageError{"--record records the screen; 'musatop record FILE' records without one"};
 }

@@ -20,24 +20,30 @@ namespace {
 // emits it as it goes, every string escaped to ASCII as the local --json is (no
 // raw C1 control or bidi override from a node reaches a terminal through jq), and
 // each node's snapshot comes whole from render_json_compact as a raw value.
+// Pretty for one document, compact for a line of a stream (JSON Lines).
 using Writer = rapidjson::PrettyWriter<rapidjson::OStreamWrapper, rapidjson::UTF8<>, rapidjson::ASCII<>>;
+using LineWriter = rapidjson::Writer<rapidjson::OStreamWrapper, rapidjson::UTF8<>, rapidjson::ASCII<>>;
 
-void text(Writer& w, std::string_view value) {
+template <typename W>
+void text(W& w, std::string_view value) {
     const std::string valid = utf8::repair(value);  // the writer refuses invalid UTF-8
     w.String(valid.data(), static_cast<rapidjson::SizeType>(valid.size()));
 }
 
-void optional_text(Writer& w, const std::optional<std::string>& value) {
+template <typename W>
+void optional_text(W& w, const std::optional<std::string>& value) {
     if (value) text(w, *value);
     else w.Null();
 }
 
-void time_value(Writer& w, const std::optional<WallTime>& time) {
+template <typename W>
+void time_value(W& w, const std::optional<WallTime>& time) {
     if (time) text(w, format_iso8601(*time));
     else w.Null();
 }
 
-void node_json(Writer& w, const NodeView& node, const ViewFilter& filter, const FreeRule& free) {
+template <typename W>
+void node_json(W& w, const NodeView& node, const ViewFilter& filter, const FreeRule& free) {
     w.StartObject();
     w.Key("address");
     text(w, node.address);
@@ -123,11 +129,10 @@ std::string free_label(const NodeView& node, const ViewFilter& filter, const Fre
     return "free " + std::to_string(count.free) + "/" + std::to_string(count.free + count.in_use);
 }
 
-void write_cluster_json(std::ostream& out, const ClusterSnapshot& cluster, const ViewFilter& filter,
-                        const FreeRule& free) {
-    rapidjson::OStreamWrapper stream(out);
-    Writer w(stream);
-    w.SetIndent(' ', 2);
+namespace {
+
+template <typename W>
+void cluster_document(W& w, const ClusterSnapshot& cluster, const ViewFilter& filter, const FreeRule& free) {
     w.StartObject();
     w.Key("schema_version");
     w.Int(1);
@@ -154,6 +159,21 @@ void write_cluster_json(std::ostream& out, const ClusterSnapshot& cluster, const
     w.Key("note");
     optional_text(w, cluster.note);
     w.EndObject();
+}
+
+}  // namespace
+
+void write_cluster_json(std::ostream& out, const ClusterSnapshot& cluster, const ViewFilter& filter,
+                        const FreeRule& free, bool one_line) {
+    rapidjson::OStreamWrapper stream(out);
+    if (one_line) {
+        LineWriter w(stream);
+        cluster_document(w, cluster, filter, free);
+    } else {
+        Writer w(stream);
+        w.SetIndent(' ', 2);
+        cluster_document(w, cluster, filter, free);
+    }
     out << '\n';
 }
 

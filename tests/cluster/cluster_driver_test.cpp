@@ -5,6 +5,7 @@
 
 #include <cstdlib>
 #include <ctime>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -125,4 +126,24 @@ TEST(DriverMetrics, TheClusterViewShowsTheDriversFindings) {
     const auto& device = doc["nodes"][0]["snapshot"]["devices"][0];
     EXPECT_EQ(device["driver"]["firmware_status"], "NOT RESPONDING");
     EXPECT_EQ(device["driver_events"][0]["xid"], "0x05000002");
+}
+
+// --nodes with --json --interval: a cluster document per line, per round.
+TEST(ClusterStream, JsonLinesOfTheClusterDocument) {
+    Scenario scenario;
+    ServeProcess agent(scenario, {"--interval", "0.2", "--demo"});
+    ASSERT_TRUE(agent.listening()) << agent.log();
+    ASSERT_TRUE(wait_for([&] { return http_get(agent.port(), "/healthz").status == 200; }, kLimit, kPoll));
+    Scenario client;
+    const auto run = client.run(
+        {"--nodes", "127.0.0.1:" + std::to_string(agent.port()), "--json", "--interval", "0.1", "--count", "2"});
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    std::istringstream lines(run.out);
+    int count = 0;
+    for (std::string line; std::getline(lines, line); ++count) {
+        const auto doc = json::parse(line);
+        EXPECT_EQ(doc["kind"], "cluster");
+        EXPECT_EQ(doc["nodes"][0]["state"], "ok");
+    }
+    EXPECT_EQ(count, 2) << run.out;
 }

@@ -1,7 +1,9 @@
-// `--once`, `--json` and the non-terminal default: one synchronous sample, printed.
+// `--once`, `--json` and the non-terminal default: one synchronous sample, printed;
+// with --interval or --count, a stream of them (cli/stream.hpp).
 #pragma once
 
 #include "musatop/cli/options.hpp"
+#include "musatop/cli/stream.hpp"
 #include "musatop/model/source.hpp"
 #include "musatop/output/paint.hpp"
 
@@ -14,5 +16,9 @@ int run_one_shot(const Options& options, Source& source);
 // Colour for the text outputs: on a terminal, unless --no-color, NO_COLOR, the
 // config's color = false or TERM=dumb say otherwise; never into a pipe or a file.
 Paint text_paint(const Options& options);
+
+// The stream of --once/--json --interval: lines for JSON, a redrawn terminal or
+// blocks into a pipe for text.
+StreamSettings stream_settings(const Options& options);
 
 }  // namespace musatop::cli

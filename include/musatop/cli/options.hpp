@@ -71,6 +71,10 @@ struct ClusterOptions {
 struct Options {
     bool once = false;
     bool json = false;
+    // --once or --json with --interval given on the command line (or --count): a
+    // stream of samples (cli/stream.hpp) rather than one.
+    bool repeat = false;
+    std::optional<std::int64_t> count;
     bool demo = false;
     bool ascii = false;
     bool no_color = false;

@@ -18,9 +18,9 @@ namespace musatop::cluster {
 std::string render_cluster_json(const ClusterSnapshot& cluster, const ViewFilter& filter, const FreeRule& free = {});
 
 // The same, written piece by piece: a thousand nodes' documents are never one
-// string in memory.
+// string in memory. `one_line`: compact, one line (a JSON Lines stream).
 void write_cluster_json(std::ostream& out, const ClusterSnapshot& cluster, const ViewFilter& filter,
-                        const FreeRule& free = {});
+                        const FreeRule& free = {}, bool one_line = false);
 
 struct TextOptions {
     bool show_pid = false;
