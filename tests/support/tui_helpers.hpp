@@ -23,6 +23,13 @@ inline int row_of(const TmuxSession& tui, const std::string& needle) {
 }
 
 // `q`, then the program must exit 0 with the terminal settings it found.
+// The first line of the screen that starts with `prefix`; "" when none does.
+inline std::string line_starting(const TmuxSession& tui, const std::string& prefix) {
+    for (const auto& line : tui.lines())
+        if (line.rfind(prefix, 0) == 0) return line;
+    return {};
+}
+
 inline void quit_and_check_terminal(const TmuxSession& tui) {
     tui.keys({"q"});
     ASSERT_TRUE(tui.wait_for_exit());

@@ -22,12 +22,6 @@ FakeDriverTree tree_with_util(const Scenario& scenario) {
     return tree;
 }
 
-std::string line_starting(const TmuxSession& tui, const std::string& prefix) {
-    for (const auto& line : tui.lines())
-        if (line.rfind(prefix, 0) == 0) return line;
-    return {};
-}
-
 }  // namespace
 
 TEST(TuiDriver, DriverUtilisationBesideGmisAt80And160Columns) {

@@ -18,12 +18,6 @@ void health_fixture(const Scenario& scenario) {
     scenario.set("version.out", "mthreads-gmi version : 2.3.3\n");
 }
 
-std::string line_starting(const TmuxSession& tui, const std::string& prefix) {
-    for (const auto& line : tui.lines())
-        if (line.rfind(prefix, 0) == 0) return line;
-    return {};
-}
-
 }  // namespace
 
 TEST(TuiHealth, MarkerNoteAndGpuDetailsAt80x24And200x50) {
