@@ -22,6 +22,7 @@
 #include <filesystem>
 
 #include "musatop/collection/demo/demo_source.hpp"
+#include "musatop/cli/query_command.hpp"
 #include "musatop/collection/local_source.hpp"
 #include "musatop/collection/procfs/process_enricher.hpp"
 #include "musatop/model/view_filter.hpp"
@@ -61,13 +62,14 @@ Result<serve::ServeSettings> serve_settings(const Options& options) {
 }
 
 // What this run is, decided once from the options and the terminal.
-enum class Mode { cluster, replay, record, serve, one_shot, screen };
+enum class Mode { cluster, replay, record, serve, query, one_shot, screen };
 
 Mode mode_of(const Options& o, bool interactive) {
     if (o.cluster.active()) return Mode::cluster;
     if (o.replay) return Mode::replay;
     if (o.record) return Mode::record;
     if (o.serve) return Mode::serve;
+    if (o.query) return Mode::query;
     return o.once || o.json || !interactive ? Mode::one_shot : Mode::screen;
 }
 
@@ -153,6 +155,7 @@ int run_program(const std::vector<std::string>& args, bool stdout_closed) {
             case Mode::replay: return run_replay(options);
             case Mode::record: return run_record(options, *make_source(options));
             case Mode::serve: return run_serve_mode(options);
+            case Mode::query: return run_query(options, *make_source(options));
             case Mode::one_shot:
                 if (const int refused = check_screen_record(options, interactive)) return refused;
                 return run_one_shot(options, *make_source(options));

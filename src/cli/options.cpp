@@ -9,6 +9,7 @@
 #include <CLI/CLI.hpp>
 
 #include "musatop/replay/recorder.hpp"
+#include "musatop/cli/query_command.hpp"
 #include "musatop/cli/settings.hpp"
 #include "musatop/util/text.hpp"
 
@@ -87,6 +88,7 @@ struct RawFlags {
     ServeOptions serve_options;
     RecordOptions record_options;
     ReplayOptions replay_options;
+    QueryFlags query;
     CLI::App* serve = nullptr;
     CLI::App* record = nullptr;
     CLI::App* replay = nullptr;
@@ -320,6 +322,8 @@ void check_modes(CLI::App& app, const Options& o, const RawFlags& raw, ParseResu
         if (owner->get_option(std::string(key.flag))->count() > 0) result.explicit_keys.insert(std::string(key.key));
     }
     if (o.count && !o.once && !o.json) throw UsageError{"--count applies to --once and --json"};
+    if (o.query && (c.active() || serve->parsed() || record->parsed() || replay->parsed() || o.record_file))
+        throw UsageError{"a query reads this host: no cluster view, serve, record, replay or --record"};
     if (o.record_file && (o.once || o.json || serve->parsed() || record->parsed() || replay->parsed()))
         throw UsageError{"--record records the screen; 'musatop record FILE' records without one"};
 }
@@ -362,6 +366,7 @@ ParseResult parse_command_line(const std::vector<std::string>& args) {
     RawFlags raw;
     declare_main(app, o, raw);
     declare_cluster(app, o.cluster);
+    declare_query_flags(app, raw.query);
     declare_subcommands(app, raw);
     declare_setting_flags(app, *raw.serve, raw);
     take_last_of_each(app, raw);
@@ -369,6 +374,7 @@ ParseResult parse_command_line(const std::vector<std::string>& args) {
     try {
         app.parse(reversed);
         apply_main(o, raw);
+        if (auto problem = settle_query(raw.query, o)) throw UsageError{*problem};
         check_modes(app, o, raw, result);
         apply_subcommands(o, raw);
         apply_setting_flags(o, raw);

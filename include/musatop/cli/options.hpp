@@ -13,6 +13,7 @@
 #include "musatop/model/gpu_free.hpp"
 #include "musatop/model/health.hpp"
 #include "musatop/model/view_filter.hpp"
+#include "musatop/output/query_csv.hpp"
 #include "musatop/serve/process_metrics.hpp"
 #include "musatop/util/version.hpp"
 
@@ -68,6 +69,12 @@ struct ClusterOptions {
     bool active() const { return nodes || nodes_file || prometheus; }
 };
 
+// --query-gpu / --query-compute-apps (cli/query_command.hpp).
+struct QueryOptions {
+    query::QuerySpec spec;
+    std::optional<double> loop_seconds;  // -l: repeat
+};
+
 struct Options {
     bool once = false;
     bool json = false;
@@ -75,6 +82,7 @@ struct Options {
     // stream of samples (cli/stream.hpp) rather than one.
     bool repeat = false;
     std::optional<std::int64_t> count;
+    std::optional<QueryOptions> query;
     bool demo = false;
     bool ascii = false;
     bool no_color = false;
