@@ -50,7 +50,11 @@ install(FILES README.md packaging/copyright ${changelog} DESTINATION ${CMAKE_INS
 # The guides --help and the README point to, beside them: the package is complete
 # without the source tree.
 install(FILES docs/cluster.md docs/serve.md docs/recording.md docs/health.md docs/differences.md docs/portable.md
+              docs/driver.md docs/scripting.md docs/query.md docs/alerts.md
         DESTINATION ${CMAKE_INSTALL_DOCDIR})
+# Alert and recording rules for Prometheus, with their promtool tests (docs/alerts.md).
+install(FILES packaging/prometheus/musatop-rules.yml packaging/prometheus/musatop-rules.test.yml
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/musatop/prometheus)
 
 # The dynamic build makes the Debian 12 package; the static (portable) build an
 # RPM for the RHEL family, Kylin and openEuler, its binary needing nothing.

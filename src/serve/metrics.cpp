@@ -97,6 +97,9 @@ void write_host_families(std::string& out, const Snapshot& s) {
           h.memory_used_bytes ? std::optional<double>(static_cast<double>(*h.memory_used_bytes)) : std::nullopt);
     gauge(metrics::kHostMemoryTotal, "Host memory size, in bytes.",
           h.memory_total_bytes ? std::optional<double>(static_cast<double>(*h.memory_total_bytes)) : std::nullopt);
+    gauge(metrics::kHostGpusAttached, "GPUs GMI counts as attached (more than it lists: a lost card).",
+          s.attached_gpus && !s.devices_stale ? std::optional<double>(static_cast<double>(*s.attached_gpus))
+                                              : std::nullopt);
 }
 
 }  // namespace

@@ -25,6 +25,8 @@ inline constexpr std::string_view kHostHealthFindings = "musatop_host_health_fin
 inline constexpr std::string_view kHostCpu = "musatop_host_cpu_utilization_ratio";
 inline constexpr std::string_view kHostMemoryUsed = "musatop_host_memory_used_bytes";
 inline constexpr std::string_view kHostMemoryTotal = "musatop_host_memory_total_bytes";
+// GMI's "Attached GPUs": more than musatop_gpu_info lists is a lost card (the alert rules).
+inline constexpr std::string_view kHostGpusAttached = "musatop_host_gpus_attached";
 inline constexpr std::string_view kGpuInfo = "musatop_gpu_info";
 inline constexpr std::string_view kCollectSuccess = "musatop_collect_success";
 inline constexpr std::string_view kCollectTimestamp = "musatop_collect_timestamp_seconds";
