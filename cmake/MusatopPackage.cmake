@@ -50,8 +50,13 @@ install(FILES README.md packaging/copyright ${changelog} DESTINATION ${CMAKE_INS
 # The guides --help and the README point to, beside them: the package is complete
 # without the source tree.
 install(FILES docs/cluster.md docs/serve.md docs/recording.md docs/health.md docs/differences.md docs/portable.md
-              docs/driver.md docs/scripting.md docs/query.md docs/alerts.md
+              docs/driver.md docs/scripting.md docs/query.md docs/alerts.md docs/gpustat.md
         DESTINATION ${CMAKE_INSTALL_DOCDIR})
+# gpustat's name for musatop, outside PATH: an installed gpustat is never taken
+# over; put the directory in PATH or link to it to enable it (docs/gpustat.md).
+file(MAKE_DIRECTORY ${PROJECT_BINARY_DIR}/gpustat-link)
+file(CREATE_LINK ../../../${CMAKE_INSTALL_BINDIR}/musatop ${PROJECT_BINARY_DIR}/gpustat-link/gpustat SYMBOLIC)
+install(FILES ${PROJECT_BINARY_DIR}/gpustat-link/gpustat DESTINATION lib/musatop/bin)
 # Alert and recording rules for Prometheus, with their promtool tests (docs/alerts.md).
 install(FILES packaging/prometheus/musatop-rules.yml packaging/prometheus/musatop-rules.test.yml
         DESTINATION ${CMAKE_INSTALL_DATADIR}/musatop/prometheus)

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "musatop/cli/app.hpp"
+#include "musatop/cli/gpustat_command.hpp"
 
 namespace {
 
@@ -34,5 +35,8 @@ int main(int argc, char** argv) {
     // signal(SIGCHLD, SIG_IGN)); the kernel would then reap GMI children itself and
     // their exit status would be lost. Their reaping is ours.
     ::signal(SIGCHLD, SIG_DFL);
-    return musatop::cli::run_program(std::vector<std::string>(argv + 1, argv + argc), stdout_closed);
+    std::vector<std::string> args(argv + 1, argv + argc);
+    // Run through a link named gpustat, it is `musatop gpustat` (docs/gpustat.md).
+    if (argc > 0 && musatop::cli::invoked_as_gpustat(argv[0])) args.insert(args.begin(), "gpustat");
+    return musatop::cli::run_program(args, stdout_closed);
 }

@@ -13,6 +13,9 @@ _musatop() {
     local serve="--listen --process-metrics --web-config-file"
     local record="--duration --append --force --max-size --max-files"
     local replay="--at --from --to"
+    local gpustat="--help --version --show-cmd --show-full-cmd --show-user --show-pid --show-fan --show-codec
+        --show-power --show-all --id --interval --watch --no-header --no-processes --color --no-color
+        --gpuname-width --json --nodes --nodes-file --prometheus --node --user --no-latency --gmi --demo"
 
     case $prev in
         --sort)
@@ -35,7 +38,7 @@ _musatop() {
 
     local subcommand="" word
     for word in "${words[@]:1:cword-1}"; do
-        case $word in serve | record | replay) subcommand=$word; break ;; esac
+        case $word in serve | record | replay | gpustat) subcommand=$word; break ;; esac
     done
 
     if [[ $cur == -* ]]; then
@@ -43,12 +46,13 @@ _musatop() {
             serve) COMPREPLY=($(compgen -W "$serve $common" -- "$cur")) ;;
             record) COMPREPLY=($(compgen -W "$record $common" -- "$cur")) ;;
             replay) COMPREPLY=($(compgen -W "$replay $common" -- "$cur")) ;;
+            gpustat) COMPREPLY=($(compgen -W "$gpustat" -- "$cur")) ;;
             *) COMPREPLY=($(compgen -W "$common" -- "$cur")) ;;
         esac
     elif [[ $subcommand == record || $subcommand == replay ]]; then
         _filedir
     elif [[ -z $subcommand ]]; then
-        COMPREPLY=($(compgen -W 'serve record replay' -- "$cur"))
+        COMPREPLY=($(compgen -W 'serve record replay gpustat' -- "$cur"))
     fi
 }
 complete -F _musatop musatop

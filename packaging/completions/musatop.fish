@@ -1,10 +1,11 @@
 # fish completion for musatop; the flags are checked against `musatop --help` by the
 # test suite (lint label).
-set -l modes serve record replay
+set -l modes serve record replay gpustat
 complete -c musatop -f
 complete -c musatop -n "not __fish_seen_subcommand_from $modes" -a serve -d 'the node agent'
 complete -c musatop -n "not __fish_seen_subcommand_from $modes" -a record -d 'record to a file'
 complete -c musatop -n "not __fish_seen_subcommand_from $modes" -a replay -d 'replay a recording'
+complete -c musatop -n "not __fish_seen_subcommand_from $modes" -a gpustat -d 'gpustat flags and layout'
 complete -c musatop -s h -l help -d 'show the help'
 complete -c musatop -l version -d 'show the version'
 complete -c musatop -l once -d 'print one text snapshot'
@@ -60,3 +61,17 @@ complete -c musatop -l prometheus-user -x -d 'basic-auth user for Prometheus'
 complete -c musatop -l prometheus-password-file -r -F -d 'its password'
 complete -c musatop -l prometheus-bearer-token-file -r -F -d 'a bearer token'
 complete -c musatop -l prometheus-ca -r -F -d 'CA for an https Prometheus'
+complete -c musatop -n '__fish_seen_subcommand_from gpustat' -s c -l show-cmd -d 'command names'
+complete -c musatop -n '__fish_seen_subcommand_from gpustat' -s f -l show-full-cmd -d 'command lines'
+complete -c musatop -n '__fish_seen_subcommand_from gpustat' -s u -l show-user -d 'users'
+complete -c musatop -n '__fish_seen_subcommand_from gpustat' -s p -l show-pid -d 'PIDs'
+complete -c musatop -n '__fish_seen_subcommand_from gpustat' -s F -l show-fan -d 'fan speed'
+complete -c musatop -n '__fish_seen_subcommand_from gpustat' -s e -l show-codec -d 'encoder and decoder'
+complete -c musatop -n '__fish_seen_subcommand_from gpustat' -s P -l show-power -a 'draw limit draw,limit' -d 'power'
+complete -c musatop -n '__fish_seen_subcommand_from gpustat' -s a -l show-all -d 'all columns'
+complete -c musatop -n '__fish_seen_subcommand_from gpustat' -l id -x -d 'GPU indices'
+complete -c musatop -n '__fish_seen_subcommand_from gpustat' -s i -l watch -d 'watch every SEC'
+complete -c musatop -n '__fish_seen_subcommand_from gpustat' -l no-header -d 'no header line'
+complete -c musatop -n '__fish_seen_subcommand_from gpustat' -l color -d 'colour always'
+complete -c musatop -n '__fish_seen_subcommand_from gpustat' -l gpuname-width -x -d 'name width'
+complete -c musatop -n '__fish_seen_subcommand_from gpustat' -l no-latency -d 'no latency in node headers'

@@ -22,6 +22,7 @@
 #include <filesystem>
 
 #include "musatop/collection/demo/demo_source.hpp"
+#include "musatop/cli/gpustat_command.hpp"
 #include "musatop/cli/query_command.hpp"
 #include "musatop/collection/local_source.hpp"
 #include "musatop/collection/procfs/process_enricher.hpp"
@@ -128,7 +129,9 @@ Result<LoadedSettings> settle_options(Options& options, const std::set<std::stri
 }  // namespace
 
 int run_program(const std::vector<std::string>& args, bool stdout_closed) {
-    ParseResult parsed = parse_command_line(args);
+    ParseResult parsed = !args.empty() && args.front() == "gpustat"
+                             ? parse_gpustat_command_line(std::vector<std::string>(args.begin() + 1, args.end()))
+                             : parse_command_line(args);
     std::cout << parsed.stdout_text << std::flush;
     std::cerr << sanitize_lines(parsed.stderr_text) << std::flush;  // flag values echoed
     if (parsed.exit_code) return *parsed.exit_code;

@@ -109,11 +109,16 @@ int run_cluster_screen(const Options& options, std::unique_ptr<cluster::ClusterS
 
 int print_once(const Options& options, const cluster::ClusterSnapshot& view);
 
+cluster::TextOptions text_options(const Options& options) {
+    cluster::TextOptions text{options.cluster.text, options.cluster.free, options.cluster.no_latency};
+    text.style.paint = text_paint(options);
+    return text;
+}
+
 // One round printed, or with --interval/--count a stream of them (cli/stream.hpp).
 int print_rounds(const Options& options, const std::function<cluster::ClusterSnapshot(const CancelToken&)>& round) {
     if (!options.repeat) return print_once(options, round(CancelToken{}));
-    const cluster::TextOptions text{options.cluster.show_pid, options.cluster.show_cmd, options.cluster.no_processes,
-                                    options.cluster.free, text_paint(options)};
+    const cluster::TextOptions text = text_options(options);
     return run_stream(stream_settings(options), [&](const CancelToken& cancel) {
         const auto view = round(cancel);
         std::ostringstream out;
@@ -157,8 +162,7 @@ int run_prometheus(const Options& options, const cluster::NodeFilter& filter, bo
 }
 
 int print_once(const Options& options, const cluster::ClusterSnapshot& view) {
-    const cluster::TextOptions text{options.cluster.show_pid, options.cluster.show_cmd, options.cluster.no_processes,
-                                    options.cluster.free, text_paint(options)};
+    const cluster::TextOptions text = text_options(options);
     if (options.json) cluster::write_cluster_json(std::cout, view, options.filter, options.cluster.free);
     else std::cout << cluster::render_cluster_text(view, options.filter, text);
     std::cout << std::flush;

@@ -9,7 +9,10 @@
 #include <cstdlib>
 #include <string_view>
 
+#include "musatop/cli/gpustat_command.hpp"
 #include "musatop/model/view_filter.hpp"
+#include "musatop/output/gpustat_text.hpp"
+#include "musatop/output/sanitize.hpp"
 #include "musatop/output/json_output.hpp"
 #include "musatop/output/text_output.hpp"
 #include "musatop/util/cancel.hpp"
@@ -34,6 +37,7 @@ int write_all(const std::string& text) {
 }  // namespace
 
 Paint text_paint(const Options& options) {
+    if (options.color_forced) return Paint{*options.color_forced};
     const char* term = std::getenv("TERM");
     return Paint{::isatty(STDOUT_FILENO) && !options.no_color && !(term && std::string_view(term) == "dumb")};
 }
@@ -46,14 +50,26 @@ StreamSettings stream_settings(const Options& options) {
     return settings;
 }
 
+// One sample as the mode prints it: musatop's text or JSON (compact in a stream), or gpustat's.
+std::string rendered(const Options& options, const Snapshot& view) {
+    if (options.gpustat) {
+        if (options.json) return gpustat_json(view);
+        GpustatStyle style = options.cluster.text;
+        style.paint = text_paint(options);
+        std::string text = options.gpustat_no_header ? "" : style.paint(Ink::bold, gpustat_header(view)) + "\n";
+        for (const auto& line : gpustat_lines(view, style)) text += line + "\n";
+        for (const auto& error : view.errors) text += style.paint(Ink::error, "ERROR: " + sanitize(error)) + "\n";
+        return text;
+    }
+    if (options.json) return options.repeat ? render_json_compact(view) + "\n" : render_json(view);
+    return render_text(view, text_paint(options));
+}
+
 int run_one_shot(const Options& options, Source& source) {
     if (options.repeat)
         return run_stream(stream_settings(options), [&](const CancelToken& cancel) {
             const Snapshot snapshot = source.collect(cancel);
-            const Snapshot view = apply_view(snapshot, options.filter);
-            return StreamSample{
-                options.json ? render_json_compact(view) + "\n" : render_text(view, text_paint(options)),
-                snapshot.failed()};
+            return StreamSample{rendered(options, apply_view(snapshot, options.filter)), snapshot.failed()};
         });
     // A stop signal during collection (`timeout 5 musatop --json`) makes the command
     // runner kill and reap GMI at once; then exit 128 + the signal, no child left.
@@ -64,7 +80,7 @@ int run_one_shot(const Options& options, Source& source) {
     const Snapshot snapshot = source.collect(canceller.token());
     if (stop.received()) return 128 + stop.received();
     const Snapshot view = apply_view(snapshot, options.filter);
-    if (const int error = write_all(options.json ? render_json(view) : render_text(view, text_paint(options)))) {
+    if (const int error = write_all(rendered(options, view))) {
         const std::string message = std::string("musatop: cannot write the output: ") + std::strerror(error) + "\n";
         [[maybe_unused]] const ssize_t reported = ::write(STDERR_FILENO, message.data(), message.size());
         return 1;

@@ -131,9 +131,9 @@ void declare_cluster(CLI::App& app, ClusterOptions& c) {
     app.add_option("-n,--node", c.node_filter, "Only nodes matching: names, wildcards, hostlists, comma-separated")
         ->type_name("FILTER")
         ->group(cluster_group);
-    app.add_flag("--show-pid", c.show_pid, "--once: user/pid(memory) for each process")->group(cluster_group);
-    app.add_flag("--show-cmd", c.show_cmd, "--once: user:command(memory) for each process")->group(cluster_group);
-    app.add_flag("--no-processes", c.no_processes, "--once: no process column")->group(cluster_group);
+    app.add_flag("--show-pid", c.text.show_pid, "--once: user/pid(memory) for each process")->group(cluster_group);
+    app.add_flag("--show-cmd", c.text.show_cmd, "--once: user:command(memory) for each process")->group(cluster_group);
+    app.add_flag("--no-processes", c.text.no_processes, "--once: no process column")->group(cluster_group);
     app.add_option("--node-user", c.node_user, "Basic-auth user for the nodes")
         ->type_name("USER")
         ->group(cluster_group);

@@ -77,47 +77,21 @@ void node_json(W& w, const NodeView& node, const ViewFilter& filter, const FreeR
     w.EndObject();
 }
 
-std::string mib(const std::optional<std::int64_t>& bytes) { return bytes ? std::to_string(*bytes >> 20) : "??"; }
-
 std::string header_line(const NodeView& node, WallTime now, const ViewFilter& filter, const TextOptions& options) {
     const FreeRule& free = options.free;
     const std::string name = sanitize(node.hostname.value_or(node.address));
-    std::string line = options.paint(Ink::bold, name) + " (" + sanitize(node.address) + ")";
+    std::string line = options.style.paint(Ink::bold, name) + " (" + sanitize(node.address) + ")";
     if (node.snapshot) {
         line += "  " + format_local_seconds(node.snapshot->sampled_at) + "  Driver " +
                 sanitize_or_na(node.snapshot->driver_version);
-        if (node.latency_ms) line += "  " + latency_text(*node.latency_ms);
+        if (node.latency_ms && !options.no_latency) line += "  " + latency_text(*node.latency_ms);
         if (const auto label = free_label(node, filter, free); !label.empty()) line += "  " + label;
     }
     if (node.state == NodeState::ok) return node.hint ? line + "  " + sanitize(*node.hint) : line;
     std::string state = to_string(node.state);
     if (node.state == NodeState::stale && node.fetched_at)
         state = "STALE " + format_duration(std::chrono::duration<double>(now - *node.fetched_at).count());
-    return line + "  " + options.paint(Ink::error, state + ": " + sanitize(node.error.value_or("")));
-}
-
-std::string process_text(const GpuProcess& p, const TextOptions& options) {
-    std::string who = options.paint(Ink::user, sanitize(p.username.value_or("??")));  // cluster.md §4: ?? when unknown
-    if (options.show_pid) who += "/" + std::to_string(p.pid);
-    if (options.show_cmd) who += ":" + sanitize(p.command.value_or("??"));
-    return who + "(" + options.paint(Ink::memory, mib(p.gpu_memory_bytes) + "M") + ")";
-}
-
-std::string gpu_line(const Device& d, const Snapshot& view, std::size_t name_width, const TextOptions& options) {
-    const auto known = [](const std::optional<double>& v, int width) {
-        return pad_left(v ? std::to_string(static_cast<long>(std::lround(*v))) : "??", width);
-    };
-    const Paint& paint = options.paint;
-    std::string line = paint(Ink::index, "[" + std::to_string(d.index) + "]") + " " +
-                       paint(Ink::name, pad_right(sanitize_or_na(d.name), static_cast<int>(name_width))) + " | " +
-                       paint(Ink::temperature, known(d.temperature_c, 2) + "\xc2\xb0" + "C") + ", " +
-                       paint(Ink::util, known(d.gpu_utilization_percent, 3) + " %") + " | " +
-                       paint(Ink::memory, pad_left(mib(d.memory_used_bytes), 5)) + " / " +
-                       paint(Ink::memory, pad_left(mib(d.memory_total_bytes), 5)) + " MB |";
-    if (options.no_processes) return line;
-    for (const auto& p : view.processes)
-        if (p.device_index == d.index) line += " " + process_text(p, options);
-    return line;
+    return line + "  " + options.style.paint(Ink::error, state + ": " + sanitize(node.error.value_or("")));
 }
 
 }  // namespace
@@ -189,14 +163,14 @@ std::string render_cluster_text(const ClusterSnapshot& cluster, const ViewFilter
         out += header_line(node, cluster.sampled_at, filter, options) + "\n";
         if (!node.snapshot) continue;
         const Snapshot view = node_view(*node.snapshot, filter);
-        std::size_t name_width = 0;
-        for (const auto& d : view.devices) name_width = std::max(name_width, sanitize_or_na(d.name).size());
-        for (const auto& d : view.devices) out += gpu_line(d, view, name_width, options) + "\n";
+        for (const auto& line : gpustat_lines(view, options.style)) out += line + "\n";
         // Findings after the node's GPU lines, as the local --once prints its HEALTH lines.
-        for (const auto& finding : view.health) out += options.paint(Ink::warning, "  ! " + sanitize(finding)) + "\n";
+        for (const auto& finding : view.health)
+            out += options.style.paint(Ink::warning, "  ! " + sanitize(finding)) + "\n";
         for (const auto& d : view.devices)
             for (const auto& finding : d.health)
-                out += options.paint(Ink::warning, "  ! [" + std::to_string(d.index) + "] " + sanitize(finding)) + "\n";
+                out += options.style.paint(Ink::warning, "  ! [" + std::to_string(d.index) + "] " + sanitize(finding)) +
+                       "\n";
     }
     for (const auto& error : cluster.errors) out += "ERROR: " + sanitize(error) + "\n";
     if (cluster.note) out += "NOTE: " + sanitize(*cluster.note) + "\n";

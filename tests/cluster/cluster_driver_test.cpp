@@ -147,3 +147,27 @@ TEST(ClusterStream, JsonLinesOfTheClusterDocument) {
     }
     EXPECT_EQ(count, 2) << run.out;
 }
+
+// gpustat's flags on the cluster: the per-node layout, clustat's -user and --no-latency.
+TEST(ClusterGpustat, NodesFilteredByUserWithoutLatency) {
+    Scenario scenario;
+    ServeProcess agent(scenario, {"--interval", "0.2", "--demo"});
+    ASSERT_TRUE(agent.listening()) << agent.log();
+    ASSERT_TRUE(wait_for([&] { return http_get(agent.port(), "/healthz").status == 200; }, kLimit, kPoll));
+    const auto doc = json::parse(http_get(agent.port(), "/api/v1/snapshot").body);
+    const std::string user = doc["processes"][0]["username"];
+    Scenario client;
+    const std::string node = "127.0.0.1:" + std::to_string(agent.port());
+    const auto all = client.run({"gpustat", "--nodes", node});
+    ASSERT_EQ(all.exit_code, 0) << all.err;
+    const bool latency = all.out.find(" ms") != std::string::npos || all.out.find("\xc2\xb5s") != std::string::npos;
+    EXPECT_TRUE(latency) << all.out;
+    const auto mine = client.run({"gpustat", "--nodes", node, "-user", user, "--no-latency", "-p"});
+    ASSERT_EQ(mine.exit_code, 0) << mine.err;
+    EXPECT_EQ(mine.out.find(" ms  "), std::string::npos) << mine.out;
+    EXPECT_EQ(mine.out.find("\xc2\xb5s"), std::string::npos) << mine.out;
+    for (const auto& p : doc["processes"]) {
+        const std::string shown = p["username"].get<std::string>() + "/" + std::to_string(p["pid"].get<int>()) + "(";
+        EXPECT_EQ(mine.out.find(shown) != std::string::npos, p["username"] == user) << shown << "\n" << mine.out;
+    }
+}

@@ -279,12 +279,21 @@ TEST(ClusterOutput, JsonDocumentAsTheContractSays) {
     EXPECT_EQ(doc["errors"], nlohmann::ordered_json::parse(R"(["gpu02:9499: connection refused"])"));
 }
 
+// The cluster view's text options with one change to its GPU lines.
+template <typename Change>
+TextOptions with(Change change) {
+    TextOptions options;
+    options.style = GpustatStyle::cluster();
+    change(options.style);
+    return options;
+}
+
 TEST(ClusterOutput, GpustatLinesPerNode) {
     ClusterTracker tracker({"gpu01:9499", "gpu02:9499"}, Seconds(3));
     const WallTime t0(std::chrono::seconds(1800000000));
     tracker.record(0, answer(snapshot_json("gpu01")), t0);
     tracker.record(1, no_answer("connection refused"), t0);
-    const std::string text = render_cluster_text(tracker.view(t0), ViewFilter{}, TextOptions{});
+    const std::string text = render_cluster_text(tracker.view(t0), ViewFilter{}, with([](GpustatStyle&) {}));
     EXPECT_NE(text.find("gpu01 (gpu01:9499)  "), std::string::npos) << text;
     EXPECT_NE(text.find("  1.84 ms\n"), std::string::npos) << text;
     EXPECT_NE(text.find("[0] MTT S4000 | 45\xc2\xb0"
@@ -297,17 +306,17 @@ TEST(ClusterOutput, GpustatLinesPerNode) {
         << text;
     EXPECT_NE(text.find("gpu02:9499 (gpu02:9499)  unreachable: connection refused\n"), std::string::npos) << text;
     const std::string with_pid =
-        render_cluster_text(tracker.view(t0), ViewFilter{}, TextOptions{true, false, false, {}, {}});
+        render_cluster_text(tracker.view(t0), ViewFilter{}, with([](GpustatStyle& s) { s.show_pid = true; }));
     EXPECT_NE(with_pid.find("alice/77(12000M)"), std::string::npos);
     const std::string with_cmd =
-        render_cluster_text(tracker.view(t0), ViewFilter{}, TextOptions{false, true, false, {}, {}});
+        render_cluster_text(tracker.view(t0), ViewFilter{}, with([](GpustatStyle& s) { s.show_cmd = true; }));
     EXPECT_NE(with_cmd.find("alice:python train.py(12000M)"), std::string::npos);
     const std::string bare =
-        render_cluster_text(tracker.view(t0), ViewFilter{}, TextOptions{false, false, true, {}, {}});
+        render_cluster_text(tracker.view(t0), ViewFilter{}, with([](GpustatStyle& s) { s.no_processes = true; }));
     EXPECT_EQ(bare.find("alice"), std::string::npos);
     // On a terminal the lines are coloured as gpustat's; the text itself is the same.
     const std::string coloured =
-        render_cluster_text(tracker.view(t0), ViewFilter{}, TextOptions{false, false, false, {}, Paint{true}});
+        render_cluster_text(tracker.view(t0), ViewFilter{}, with([](GpustatStyle& s) { s.paint = Paint{true}; }));
     EXPECT_NE(coloured.find("\x1b[32m"), std::string::npos);
     EXPECT_EQ(std::regex_replace(coloured, std::regex("\x1b\\[[0-9;]*m"), ""), text);
     EXPECT_EQ(latency_text(0.84), "840 \xc2\xb5s");
@@ -351,7 +360,8 @@ TEST(ClusterOutput, AnUnknownUserIsTwoQuestionMarksAsTheContractSays) {
     node.state = NodeState::ok;
     node.snapshot = std::make_shared<const musatop::Snapshot>(snapshot);
     cluster.nodes.push_back(node);
-    const std::string text = render_cluster_text(cluster, ViewFilter{}, TextOptions{false, true, false, {}, {}});
+    const std::string text =
+        render_cluster_text(cluster, ViewFilter{}, with([](GpustatStyle& s) { s.show_cmd = true; }));
     EXPECT_NE(text.find("?\?:?\?(288M)"), std::string::npos) << text;
 }
 

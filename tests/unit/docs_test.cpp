@@ -7,6 +7,7 @@
 #include <regex>
 #include <set>
 
+#include "musatop/cli/gpustat_command.hpp"
 #include "musatop/cli/options.hpp"
 #include "musatop/cli/settings.hpp"
 #include "musatop/tui/key_table.hpp"
@@ -32,8 +33,10 @@ std::set<std::string> long_flags(const std::string& text) {
 std::set<std::string> program_flags() {
     std::set<std::string> flags;
     for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
-             {"--help"}, {"serve", "--help"}, {"record", "--help"}, {"replay", "--help"}}) {
-        const auto help = cli::parse_command_line(args).stdout_text;
+             {"--help"}, {"serve", "--help"}, {"record", "--help"}, {"replay", "--help"}, {"gpustat", "--help"}}) {
+        const auto help = args.front() == "gpustat"
+                              ? cli::parse_gpustat_command_line({args.begin() + 1, args.end()}).stdout_text
+                              : cli::parse_command_line(args).stdout_text;
         EXPECT_FALSE(help.empty());
         // The option lists only (the footer names flags of other commands): from
         // "Options:" to "Subcommands:" or, without subcommands, the first blank line.

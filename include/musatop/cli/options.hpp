@@ -13,6 +13,7 @@
 #include "musatop/model/gpu_free.hpp"
 #include "musatop/model/health.hpp"
 #include "musatop/model/view_filter.hpp"
+#include "musatop/output/gpustat_text.hpp"
 #include "musatop/output/query_csv.hpp"
 #include "musatop/serve/process_metrics.hpp"
 #include "musatop/util/version.hpp"
@@ -52,9 +53,10 @@ struct ClusterOptions {
     std::optional<std::string> nodes;        // --nodes LIST (or MUSATOP_NODES)
     std::optional<std::string> nodes_file;   // --nodes-file FILE
     std::optional<std::string> node_filter;  // -n, --node
-    bool show_pid = false;
-    bool show_cmd = false;
-    bool no_processes = false;
+    // --once's GPU lines: --show-pid, --show-cmd (the command line, with its user),
+    // --no-processes; `musatop gpustat` sets gpustat's own (cli/gpustat_command.hpp).
+    GpustatStyle text = GpustatStyle::cluster();
+    bool no_latency = false;                        // clustat's --no-latency
     std::optional<std::string> node_user;           // basic auth to the nodes
     std::optional<std::string> node_password_file;  // its password, from a file only
     std::optional<std::string> node_ca;             // CA file for https:// nodes
@@ -83,6 +85,10 @@ struct Options {
     bool repeat = false;
     std::optional<std::int64_t> count;
     std::optional<QueryOptions> query;
+    // `musatop gpustat`: gpustat's layout and --json document (cli/gpustat_command.hpp).
+    bool gpustat = false;
+    bool gpustat_no_header = false;
+    std::optional<bool> color_forced;  // gpustat's --color / --no-color
     bool demo = false;
     bool ascii = false;
     bool no_color = false;

@@ -7,6 +7,7 @@
 
 #include "musatop/cluster/cluster_view.hpp"
 #include "musatop/model/gpu_free.hpp"
+#include "musatop/output/gpustat_text.hpp"
 #include "musatop/output/paint.hpp"
 
 namespace musatop::cluster {
@@ -23,11 +24,9 @@ void write_cluster_json(std::ostream& out, const ClusterSnapshot& cluster, const
                         const FreeRule& free = {}, bool one_line = false);
 
 struct TextOptions {
-    bool show_pid = false;
-    bool show_cmd = false;
-    bool no_processes = false;
+    GpustatStyle style;  // the GPU lines; its paint colours on a terminal, as gpustat's
     FreeRule free;
-    Paint paint;  // colour on a terminal, as gpustat's
+    bool no_latency = false;  // clustat's --no-latency
 };
 
 // "free 2/8": a node's free GPUs among those shown; "" while unknown.
