@@ -9,7 +9,8 @@ _musatop() {
         --reverse --ascii --process-util --count --query-gpu --query-compute-apps --format --loop --no-color --no-mouse --demo --gmi --record --timeout --config --no-config
         --write-config --force --nodes --nodes-file --node --show-pid --show-cmd --no-processes --node-user
         --node-password-file --node-ca --prometheus --prometheus-job --prometheus-user --prometheus-password-file
-        --prometheus-bearer-token-file --prometheus-ca"
+        --prometheus-bearer-token-file --prometheus-ca --prometheus-selector --prometheus-header-file
+        --prometheus-node-label --prometheus-scrape-interval"
     local serve="--listen --process-metrics --web-config-file"
     local record="--duration --append --force --max-size --max-files"
     local replay="--at --from --to"
@@ -26,7 +27,7 @@ _musatop() {
             _filedir
             return ;;
         --config | --write-config | --record | --web-config-file | --nodes-file | --node-password-file | --node-ca | \
-            --prometheus-password-file | --prometheus-bearer-token-file | --prometheus-ca)
+            --prometheus-password-file | --prometheus-bearer-token-file | --prometheus-ca | --prometheus-header-file)
             _filedir
             return ;;
         --interval | --timeout | --gpu | --pid | --user | --job | --container | --listen | --duration | \

@@ -128,6 +128,44 @@ int print_rounds(const Options& options, const std::function<cluster::ClusterSna
     });
 }
 
+// What big clusters' stores need: more matchers, tenant headers, another node
+// label, an interval where the targets API is missing (checked before any request).
+void store_settings(const ClusterOptions& c, cluster::PrometheusSettings& settings) {
+    if (c.prometheus_selector) {
+        if (auto problem = cluster::selector_problem(*c.prometheus_selector))
+            throw UsageProblem{"argument --prometheus-selector: " + *problem};
+        settings.selection.matchers = *c.prometheus_selector;
+    }
+    if (c.prometheus_node_label) {
+        if (!cluster::valid_label_name(*c.prometheus_node_label))
+            throw UsageProblem{"argument --prometheus-node-label: '" + *c.prometheus_node_label +
+                               "' is not a label name"};
+        settings.selection.node_label = *c.prometheus_node_label;
+    }
+    if (c.prometheus_header_file) {
+        auto headers =
+            cluster::parse_header_lines(read_file_or_throw("--prometheus-header-file", *c.prometheus_header_file));
+        if (!headers.ok())
+            throw UsageProblem{"--prometheus-header-file " + *c.prometheus_header_file + ": " + headers.error()};
+        settings.headers = headers.value();
+    }
+    if (c.prometheus_scrape_interval) {
+        const auto& text = *c.prometheus_scrape_interval;
+        auto seconds = cluster::parse_prometheus_duration(text);
+        if (!seconds) {
+            char* end = nullptr;
+            const double number = std::strtod(text.c_str(), &end);
+            if (end != text.c_str() && !*end) seconds = Seconds(number);
+        }
+        if (!seconds || !(seconds->count() >= 0.1 && seconds->count() <= 3600))
+            throw UsageProblem{
+                "argument --prometheus-scrape-interval: expected 0.1 to 3600 seconds or a duration "
+                "such as 30s, got '" +
+                text + "'"};
+        settings.assumed_scrape_interval = seconds;
+    }
+}
+
 int run_prometheus(const Options& options, const cluster::NodeFilter& filter, bool interactive) {
     const ClusterOptions& c = options.cluster;
     cluster::PrometheusSettings settings;
@@ -147,6 +185,7 @@ int run_prometheus(const Options& options, const cluster::NodeFilter& filter, bo
         read_file_or_throw("--prometheus-ca", *c.prometheus_ca);
         settings.ca_file = c.prometheus_ca;
     }
+    store_settings(c, settings);
     auto made = cluster::PrometheusSource::make(settings);
     if (!made.ok()) throw UsageProblem{made.error()};
     auto source = std::move(made.value());

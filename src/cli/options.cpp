@@ -119,50 +119,6 @@ void declare_main(CLI::App& app, Options& o, RawFlags& raw) {
     app.add_flag("--force", o.force, "With --write-config: replace an existing file");
 }
 
-void declare_cluster(CLI::App& app, ClusterOptions& c) {
-    const auto cluster_group = "Cluster view (docs/cluster.md)";
-    app.add_option("--nodes", c.nodes,
-                   "Nodes running musatop serve: host[:port], hostlists gpu[01-16] (or MUSATOP_NODES)")
-        ->type_name("LIST")
-        ->group(cluster_group);
-    app.add_option("--nodes-file", c.nodes_file, "Nodes from FILE, one or more per line, # comments")
-        ->type_name("FILE")
-        ->group(cluster_group);
-    app.add_option("-n,--node", c.node_filter, "Only nodes matching: names, wildcards, hostlists, comma-separated")
-        ->type_name("FILTER")
-        ->group(cluster_group);
-    app.add_flag("--show-pid", c.text.show_pid, "--once: user/pid(memory) for each process")->group(cluster_group);
-    app.add_flag("--show-cmd", c.text.show_cmd, "--once: user:command(memory) for each process")->group(cluster_group);
-    app.add_flag("--no-processes", c.text.no_processes, "--once: no process column")->group(cluster_group);
-    app.add_option("--node-user", c.node_user, "Basic-auth user for the nodes")
-        ->type_name("USER")
-        ->group(cluster_group);
-    app.add_option("--node-password-file", c.node_password_file, "Its password, from FILE (never the command line)")
-        ->type_name("FILE")
-        ->group(cluster_group);
-    app.add_option("--node-ca", c.node_ca, "CA certificates for https:// nodes")
-        ->type_name("FILE")
-        ->group(cluster_group);
-    app.add_option("--prometheus", c.prometheus, "Read the nodes from this Prometheus instead")
-        ->type_name("URL")
-        ->group(cluster_group);
-    app.add_option("--prometheus-job", c.prometheus_job, "The scrape job of the agents (default: musatop)")
-        ->type_name("NAME")
-        ->group(cluster_group);
-    app.add_option("--prometheus-user", c.prometheus_user, "Basic-auth user for Prometheus")
-        ->type_name("USER")
-        ->group(cluster_group);
-    app.add_option("--prometheus-password-file", c.prometheus_password_file, "Its password, from FILE")
-        ->type_name("FILE")
-        ->group(cluster_group);
-    app.add_option("--prometheus-bearer-token-file", c.prometheus_bearer_token_file, "A bearer token, from FILE")
-        ->type_name("FILE")
-        ->group(cluster_group);
-    app.add_option("--prometheus-ca", c.prometheus_ca, "CA certificates for an https:// Prometheus")
-        ->type_name("FILE")
-        ->group(cluster_group);
-}
-
 void declare_subcommands(CLI::App& app, RawFlags& raw) {
     raw.serve = app.add_subcommand(
         "serve", "Run the node agent: Prometheus /metrics and the JSON snapshot over HTTP (see docs/serve.md)");

@@ -4,6 +4,7 @@
 #include "musatop/cluster/prometheus_source.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 
 #include "musatop/net/base64.hpp"
@@ -53,6 +54,7 @@ PrometheusSource::Answer PrometheusSource::request(const std::string& path, cons
         request.headers.emplace_back("Authorization",
                                      net::basic_authorization(*settings_.user, settings_.password.value_or("")));
     if (settings_.bearer_token) request.headers.emplace_back("Authorization", "Bearer " + *settings_.bearer_token);
+    for (const auto& header : settings_.headers) request.headers.push_back(header);
     client_.set_request(0, request);
     Answer answer;
     answer.failure = "cancelled";
@@ -72,22 +74,37 @@ ClusterSnapshot PrometheusSource::round(MonoTime until, CancelToken cancel) {
     const auto read_targets = [&] {
         const Answer targets = request("/api/v1/targets?state=active", "", until, cancel);
         if (targets.status == 200) {
-            TargetsInfo info = parse_targets(targets.body, settings_.job);
+            TargetsInfo info = parse_targets(targets.body, settings_.job, settings_.selection.node_label);
             if (info.scrape_interval) scrape_interval_ = *info.scrape_interval;
             targets_read_ = true;
+            targets_missing_.reset();
             return info.last_errors;
+        }
+        // Thanos Query and VictoriaMetrics' query nodes have no targets API: the
+        // interval is the one the user gave, or the default, and the view says so.
+        if (targets.failure.empty() && (targets.status == 404 || targets.status == 405 || targets.status == 501)) {
+            targets_read_ = true;
+            if (settings_.assumed_scrape_interval) scrape_interval_ = *settings_.assumed_scrape_interval;
+            char seconds[32];
+            std::snprintf(seconds, sizeof seconds, "%g", scrape_interval_.count());
+            targets_missing_ = shown_ + " has no /api/v1/targets: a scrape interval of " + seconds + " s is " +
+                               (settings_.assumed_scrape_interval ? "assumed (--prometheus-scrape-interval)"
+                                                                  : "assumed; give the real one with "
+                                                                    "--prometheus-scrape-interval") +
+                               ", and down nodes show no scrape error";
         }
         return std::map<std::string, std::string>{};
     };
     std::map<std::string, std::string> last_errors;
     if (!targets_read_) last_errors = read_targets();
-    const std::string form = "query=" + net::form_encode(cluster_query(settings_.job, scope_));
+    const std::string form = "query=" + net::form_encode(cluster_query(settings_.job, scope_, settings_.selection));
+    const std::string& node_label = settings_.selection.node_label;
     const Answer answer = request("/api/v1/query", form, until, cancel);
     const WallTime now = wall_now();
     std::string failure = answer.failure;
     if (failure.empty() && answer.status != 200) failure = "HTTP status " + std::to_string(answer.status);
     if (failure.empty()) {
-        auto cluster = cluster_from_prometheus(answer.body, now, scrape_interval_, last_errors);
+        auto cluster = cluster_from_prometheus(answer.body, now, scrape_interval_, last_errors, node_label);
         if (cluster.ok()) {
             // lastError of the down targets: one more request, only when one is down
             // and the targets read before the query did not say why (it went down
@@ -96,13 +113,15 @@ ClusterSnapshot PrometheusSource::round(MonoTime until, CancelToken cancel) {
                 const auto known = last_errors.find(n.address);
                 return n.state == NodeState::unreachable && (known == last_errors.end() || known->second.empty());
             });
-            if (unexplained) {
+            if (unexplained && !targets_missing_) {
                 last_errors = read_targets();
-                auto again = cluster_from_prometheus(answer.body, now, scrape_interval_, last_errors);
+                auto again = cluster_from_prometheus(answer.body, now, scrape_interval_, last_errors, node_label);
                 if (again.ok()) cluster = std::move(again);
             }
-            last_ = cluster.value();
-            return cluster.value();
+            ClusterSnapshot view = cluster.value();
+            if (targets_missing_) view.note = view.note ? *targets_missing_ + "; " + *view.note : *targets_missing_;
+            last_ = view;
+            return view;
         }
         failure = cluster.error();
     }

@@ -215,7 +215,7 @@ NodeView node_of(const std::string& address, Instance& in, WallTime now, Seconds
 
 }  // namespace
 
-std::string cluster_query(const std::string& job, const RoundScope& scope) {
+std::string cluster_query(const std::string& job, const RoundScope& scope, const Selection& selection) {
     // `up` is one more name in the same selector, not `… or up{…}`: that `or` made
     // Prometheus match 31,000 series' label sets against each other, ~200 ms a query.
     // Every series costs Prometheus about 7 µs to select and encode, so the screen asks
@@ -227,18 +227,20 @@ std::string cluster_query(const std::string& job, const RoundScope& scope) {
         std::string& names = gauge.drawn || !scope.screen_only ? drawn : details;
         names.append(names.empty() ? "" : "|").append(gauge.name);
     }
-    const std::string job_label = "job=" + promql_string(job);
+    const std::string job_label =
+        "job=" + promql_string(job) + (selection.matchers.empty() ? "" : "," + selection.matchers);
     std::string query = "{__name__=~\"" + drawn + "\"," + job_label + "}";
     // The drill-down's node gets the rest. `on(__name__)` matches nothing in the left
     // side (other names), so every one of its series is kept, at ~10 ms over 256 nodes.
     if (scope.screen_only && scope.focus)
-        query += " or on(__name__) {__name__=~\"" + details + "\"," + job_label +
-                 ",instance=" + promql_string(*scope.focus) + "}";
+        query += " or on(__name__) {__name__=~\"" + details + "\"," + job_label + "," + selection.node_label + "=" +
+                 promql_string(*scope.focus) + "}";
     return query;
 }
 
 Result<ClusterSnapshot> cluster_from_prometheus(std::string_view answer, WallTime now, Seconds scrape_interval,
-                                                const std::map<std::string, std::string>& last_errors) {
+                                                const std::map<std::string, std::string>& last_errors,
+                                                const std::string& node_label) {
     rapidjson::Document doc;
     if (doc.Parse<kParseFlags>(answer.data(), answer.size()).HasParseError() || !doc.IsObject())
         return Error{"Prometheus answered something other than JSON"};
@@ -265,7 +267,7 @@ Result<ClusterSnapshot> cluster_from_prometheus(std::string_view answer, WallTim
             continue;
         const Element& metric = *found_metric;
         const std::string_view number_text((*value)[1].GetString(), (*value)[1].GetStringLength());
-        const std::string instance = label(metric, "instance");
+        const std::string instance = label(metric, node_label.c_str());
         if (instance.empty()) continue;
         if (!instances.count(instance)) order.push_back(instance);
         double number = 0;
@@ -319,7 +321,7 @@ std::optional<Seconds> parse_prometheus_duration(std::string_view text) {
     return Seconds(total);
 }
 
-TargetsInfo parse_targets(std::string_view answer, const std::string& job) {
+TargetsInfo parse_targets(std::string_view answer, const std::string& job, const std::string& node_label) {
     TargetsInfo info;
     rapidjson::Document doc;
     if (doc.Parse<kParseFlags>(answer.data(), answer.size()).HasParseError()) return info;
@@ -332,7 +334,7 @@ TargetsInfo parse_targets(std::string_view answer, const std::string& job) {
         const Element& labels = *found_labels;
         if (const auto interval = parse_prometheus_duration(label(target, "scrapeInterval")))
             if (interval->count() > 0) info.scrape_interval = *interval;
-        info.last_errors[label(labels, "instance")] = label(target, "lastError");
+        info.last_errors[label(labels, node_label.c_str())] = label(target, "lastError");
     }
     return info;
 }

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "fake_proxy.hpp"
 #include "prometheus_server.hpp"
 #include "serve_process.hpp"
 #include "tmux_session.hpp"
@@ -118,4 +119,57 @@ TEST(ClusterPrometheus, APrometheusThatIsNotThereIsAnError) {
     const json doc = json::parse(run.out);
     EXPECT_NE(doc["errors"][0].get<std::string>().find("Prometheus http://127.0.0.1:"), std::string::npos);
     EXPECT_EQ(client.run({"--prometheus", "localhost:9090", "--json"}).exit_code, 2);
+}
+
+// The stores big clusters use, stood in for by the real Prometheus behind a proxy
+// that lacks /api/v1/targets (as Thanos Query does): an extra matcher, a tenant
+// header from a file, and the assumed scrape interval said in the view.
+TEST(ClusterPrometheus, StoresWithoutTargetsMatchersAndTenantHeaders) {
+    if (!PrometheusServer::installed()) GTEST_SKIP() << "prometheus missing (apt-get install prometheus)";
+    Scenario one, two;
+    for (auto* s : {&one, &two}) {
+        s->set("version.out", "mthreads-gmi version : 2.3.3\n");
+        s->set("query.out", gmi_device_json(1));
+        s->set("summary.out", gmi_process_table({}));
+    }
+    ServeProcess a(one, {"--interval", "0.5"}), b(two, {"--interval", "0.5"});
+    ASSERT_TRUE(a.listening() && b.listening());
+    Scenario client;
+    PrometheusServer prometheus(client, {a.port(), b.port()});
+    ASSERT_TRUE(wait_for([&] { return prometheus.first_value("count(musatop_gpu_info)") == "2"; }, 60s, 200ms))
+        << prometheus.log();
+    FakeProxy store("/api/v1/targets");
+    client.set("headers", "# the tenant\nX-Scope-OrgID: tenant-a\n");
+    const std::string node_a = "127.0.0.1:" + std::to_string(a.port());
+    const std::vector<std::string> env = {"http_proxy=" + store.url(), "no_proxy="};
+    const std::string headers = (client.dir() / "headers").string();
+    auto run =
+        client.run({"--prometheus", prometheus.url(), "--json", "--prometheus-selector", "instance=\"" + node_a + "\"",
+                    "--prometheus-header-file", headers, "--prometheus-scrape-interval", "1"},
+                   20s, env);
+    ASSERT_EQ(run.exit_code, 0) << run.err << run.out;
+    const json doc = json::parse(run.out);
+    ASSERT_EQ(doc["nodes"].size(), 1u) << run.out;  // the selector kept node A only
+    EXPECT_EQ(doc["nodes"][0]["address"], node_a);
+    EXPECT_NE(doc["note"].get<std::string>().find(
+                  "has no /api/v1/targets: a scrape interval of 1 s is assumed (--prometheus-scrape-interval)"),
+              std::string::npos)
+        << doc["note"];
+    bool tenant = false, targets_asked = false;
+    for (const auto& head : store.heads()) {
+        tenant = tenant || head.find("\r\nX-Scope-OrgID: tenant-a\r\n") != std::string::npos;
+        targets_asked = targets_asked || head.find("/api/v1/targets") != std::string::npos;
+    }
+    EXPECT_TRUE(tenant && targets_asked);
+    // Without the flag the default interval is used, and the view says that too.
+    run = client.run({"--prometheus", prometheus.url(), "--once"}, 20s, env);
+    EXPECT_NE(run.out.find("assumed; give the real one with --prometheus-scrape-interval"), std::string::npos)
+        << run.out;
+    // A selector the store would refuse is a usage error before any request.
+    const auto asked = store.heads().size();
+    run = client.run({"--prometheus", prometheus.url(), "--json", "--prometheus-selector", "instance=x"}, 20s, env);
+    EXPECT_EQ(run.exit_code, 2);
+    EXPECT_NE(run.err.find("--prometheus-selector: expected a quoted value at column 10"), std::string::npos)
+        << run.err;
+    EXPECT_EQ(store.heads().size(), asked);
 }

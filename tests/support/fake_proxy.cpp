@@ -41,7 +41,7 @@ int loopback_port(std::string text) {
 
 }  // namespace
 
-FakeProxy::FakeProxy() {
+FakeProxy::FakeProxy(std::string refused_path) : refused_path_(std::move(refused_path)) {
     thread_ = std::thread([this] { accept_loop(); });
 }
 
@@ -87,6 +87,12 @@ void FakeProxy::relay(int client) {
     {
         std::lock_guard lock(mutex_);
         heads_.push_back(head.substr(0, head_end));
+    }
+    const std::string request_line = head.substr(0, head.find("\r\n"));
+    if (!refused_path_.empty() && request_line.find(refused_path_) != std::string::npos) {
+        send_all(client,
+                 "HTTP/1.1 404 Not Found\r\nContent-Length: 19\r\nConnection: close\r\n\r\n404 page not found\n");
+        return (void)::close(client);
     }
     const bool tunnel = head.rfind("CONNECT ", 0) == 0;
     const auto target_start = head.find(' ') + 1;

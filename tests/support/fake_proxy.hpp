@@ -2,7 +2,9 @@
 // records each request line it is sent, then relays bytes both ways between the
 // client and the target (CONNECT host:port opens a tunnel after a 200; an
 // absolute-form request is forwarded as it came). Only 127.0.0.1 targets are
-// reached. A thread per connection, all joined by the destructor.
+// reached. A thread per connection, all joined by the destructor. With a refused
+// path it stands in for a store without that API (Thanos Query has no
+// /api/v1/targets): a connection whose first request names it gets a 404.
 #pragma once
 
 #include <atomic>
@@ -17,7 +19,7 @@ namespace musatop::testing {
 
 class FakeProxy {
 public:
-    FakeProxy();
+    explicit FakeProxy(std::string refused_path = "");
     FakeProxy(const FakeProxy&) = delete;
     FakeProxy& operator=(const FakeProxy&) = delete;
     ~FakeProxy();
@@ -31,6 +33,7 @@ private:
     void relay(int client);
 
     LoopbackListener listener_{"FakeProxy"};
+    std::string refused_path_;
     mutable std::mutex mutex_;
     std::vector<std::string> heads_;
     std::vector<std::thread> connections_;

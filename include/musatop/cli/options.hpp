@@ -18,6 +18,10 @@
 #include "musatop/serve/process_metrics.hpp"
 #include "musatop/util/version.hpp"
 
+namespace CLI {
+class App;
+}
+
 namespace musatop::cli {
 
 inline constexpr double kMinIntervalSeconds = 0.05;
@@ -66,8 +70,12 @@ struct ClusterOptions {
     std::optional<std::string> prometheus_password_file;
     std::optional<std::string> prometheus_bearer_token_file;
     std::optional<std::string> prometheus_ca;
-    FreeRule free;                            // [cluster] free_below_percent
-    std::optional<std::string> config_nodes;  // [cluster] nodes: below --nodes and MUSATOP_NODES
+    std::optional<std::string> prometheus_selector;         // extra matchers: cluster="a"
+    std::optional<std::string> prometheus_header_file;      // Name: value lines
+    std::optional<std::string> prometheus_node_label;       // instead of instance
+    std::optional<std::string> prometheus_scrape_interval;  // where /api/v1/targets is missing
+    FreeRule free;                                          // [cluster] free_below_percent
+    std::optional<std::string> config_nodes;                // [cluster] nodes: below --nodes and MUSATOP_NODES
     bool active() const { return nodes || nodes_file || prometheus; }
 };
 
@@ -127,6 +135,9 @@ struct ParseResult {
 };
 
 ParseResult parse_command_line(const std::vector<std::string>& args);
+
+// The cluster view's flags (cli/cluster_flags.cpp).
+void declare_cluster(CLI::App& app, ClusterOptions& c);
 
 // "0,1, 3" -> {0,1,3}; any empty, negative or non-numeric item is an error.
 std::optional<std::set<std::int64_t>> parse_index_list(std::string_view text);

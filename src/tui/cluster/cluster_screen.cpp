@@ -221,7 +221,8 @@ ClusterGeometry draw_cluster_screen(Canvas& canvas, const ClusterScreenInput& in
         const std::string title = in.title + " cluster";
         canvas.put(0, 0, (display_width(title + summary) <= width ? title : "musatop") + summary, kBold);
         canvas.put(1, 0,
-                   in.refresh_note + (state.nodes.empty() ? "" : " | -n " + sanitize(state.nodes.text())) +
+                   in.refresh_note + (in.cluster->note ? " | " + sanitize(*in.cluster->note) : "") +
+                       (state.nodes.empty() ? "" : " | -n " + sanitize(state.nodes.text())) +
                        (state.filter.users.empty() ? "" : " | user " + sanitize(state.filter.users.front())),
                    kDim);
         int total = 0;
