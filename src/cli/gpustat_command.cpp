@@ -108,20 +108,8 @@ ParseResult parse_gpustat_command_line(const std::vector<std::string>& args) {
     // clustat spells its user filter with one dash.
     std::vector<std::string> reversed;
     for (auto it = args.rbegin(); it != args.rend(); ++it) reversed.push_back(*it == "-user" ? "--user" : *it);
-    try {
-        app.parse(reversed);
-        apply(o, flags, result.explicit_keys);
-    } catch (const CLI::CallForHelp&) {
-        result.exit_code = 0;
-        result.stdout_text = app.help();
-    } catch (const CLI::CallForVersion&) {
-        result.exit_code = 0;
-        result.stdout_text = version_text();
-    } catch (const CLI::ParseError& error) {
-        result.exit_code = 2;
-        result.stderr_text = "musatop gpustat: error: " + std::string(error.what()) +
-                             "\nRun 'gpustat --help' for the list of options.\n";
-    }
+    parse_and_apply(app, std::move(reversed), result, {"musatop gpustat", "gpustat"},
+                    [&] { apply(o, flags, result.explicit_keys); });
     return result;
 }
 

@@ -20,10 +20,6 @@ struct UsageError {
     std::string message;
 };
 
-std::string usage_error_text(const std::string& message) {
-    return "musatop: error: " + message + "\nRun 'musatop --help' for the list of options.\n";
-}
-
 std::set<std::int64_t> index_list_or_throw(const std::string& flag, const std::string& text) {
     auto parsed = parse_index_list(text);
     if (!parsed) throw UsageError{"argument " + flag + ": expected comma-separated nonnegative integers"};
@@ -326,14 +322,26 @@ ParseResult parse_command_line(const std::vector<std::string>& args) {
     declare_subcommands(app, raw);
     declare_setting_flags(app, *raw.serve, raw);
     take_last_of_each(app, raw);
-    std::vector<std::string> reversed(args.rbegin(), args.rend());
-    try {
-        app.parse(reversed);
+    parse_and_apply(app, std::vector<std::string>(args.rbegin(), args.rend()), result, {"musatop", "musatop"}, [&] {
         apply_main(o, raw);
         if (auto problem = settle_query(raw.query, o)) throw UsageError{*problem};
         check_modes(app, o, raw, result);
         apply_subcommands(o, raw);
         apply_setting_flags(o, raw);
+    });
+    return result;
+}
+
+void parse_and_apply(CLI::App& app, std::vector<std::string> reversed, ParseResult& result, const CommandNames& names,
+                     const std::function<void()>& apply) {
+    const auto usage = [&](const std::string& message) {
+        result.exit_code = 2;
+        result.stderr_text =
+            names.command + ": error: " + message + "\nRun '" + names.help + " --help' for the list " + "of options.\n";
+    };
+    try {
+        app.parse(reversed);
+        apply();
     } catch (const CLI::CallForHelp&) {
         result.exit_code = 0;
         result.stdout_text = app.help();
@@ -341,13 +349,10 @@ ParseResult parse_command_line(const std::vector<std::string>& args) {
         result.exit_code = 0;
         result.stdout_text = version_text();
     } catch (const CLI::ParseError& error) {
-        result.exit_code = 2;
-        result.stderr_text = usage_error_text(error.what());
+        usage(error.what());
     } catch (const UsageError& error) {
-        result.exit_code = 2;
-        result.stderr_text = usage_error_text(error.message);
+        usage(error.message);
     }
-    return result;
 }
 
 }  // namespace musatop::cli

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <set>
 #include <string>
@@ -135,6 +136,18 @@ struct ParseResult {
 };
 
 ParseResult parse_command_line(const std::vector<std::string>& args);
+
+// How a command calls itself in a usage error and names its --help.
+struct CommandNames {
+    std::string command;  // "musatop", "musatop gpustat"
+    std::string help;     // "musatop", "gpustat"
+};
+
+// Parses `reversed` (CLI11's order), then `apply`; help and version go to stdout,
+// a parse or usage error to stderr with exit status 2: one handling for every
+// command line musatop takes.
+void parse_and_apply(CLI::App& app, std::vector<std::string> reversed, ParseResult& result, const CommandNames& names,
+                     const std::function<void()>& apply);
 
 // The cluster view's flags (cli/cluster_flags.cpp).
 void declare_cluster(CLI::App& app, ClusterOptions& c);
