@@ -326,18 +326,26 @@ bool SnapshotHandler::open(bool object) {
                      expected<HostMetrics>(json_fields::kHost[static_cast<std::size_t>(key)].member));
             break;
         case Context::process:
-            if (key == kStatusKey) fail("status is not a string");
-            else if (key >= kAttributionKey)
-                fail(std::string(json_fields::kAttribution[static_cast<std::size_t>(key - kAttributionKey)].key) +
-                     " is not a string");
-            else if (key >= 0)
-                fail(std::string(json_fields::kProcess[static_cast<std::size_t>(key)].key) +
-                     expected<GpuProcess>(json_fields::kProcess[static_cast<std::size_t>(key)].member));
+            if (key >= 0) fail(process_value_error(key));
             break;
         case Context::texts: fail(level.item_error); break;
     }
     skip_nested();
     return true;
+}
+
+// A process's key that met an object or a list; each key range names its own table.
+std::string SnapshotHandler::process_value_error(int key) {
+    if (key == kStatusKey) return "status is not a string";
+    if (key >= kProcessDriverKey) {
+        const auto& field = json_fields::kProcessDriver[static_cast<std::size_t>(key - kProcessDriverKey)];
+        return std::string(field.key) + expected<GpuProcess>(field.member);
+    }
+    if (key >= kAttributionKey)
+        return std::string(json_fields::kAttribution[static_cast<std::size_t>(key - kAttributionKey)].key) +
+               " is not a string";
+    const auto& field = json_fields::kProcess[static_cast<std::size_t>(key)];
+    return std::string(field.key) + expected<GpuProcess>(field.member);
 }
 
 bool SnapshotHandler::close() {

@@ -73,6 +73,7 @@ private:
 
     bool scalar(const Scalar& value);
     int process_key(std::string_view key, Level& level);
+    static std::string process_value_error(int key);
     void start_capture(int target, bool object);
     void finish_capture();
     void nested_scalar(int target, const Scalar& value);

@@ -260,3 +260,26 @@ TEST(JsonInput, DriverValuesOfTheWrongShapeAreRefusedOrUnknown) {
     EXPECT_FALSE(odd->devices.at(0).driver->engines.at(0).percent);
     EXPECT_TRUE(device(R"("driver": null, "driver_events": null)").ok());
 }
+
+// Every key a host, a device or a process row is written with, given an object or a
+// list instead of its value: refused with a message naming the key, or (the nested
+// driver keys) read as such; never a read outside the key tables (the fuzzer found
+// one on a process's gpu_utilization_percent).
+TEST(JsonInput, EveryKeyOfTheWrongShapeIsNamed) {
+    const auto doc = nlohmann::json::parse(render_json(driver_snapshot()));
+    std::size_t refused = 0;
+    for (const auto* where : {"/host", "/devices/0", "/processes/0"}) {
+        const nlohmann::json::json_pointer pointer(where);
+        for (const auto& [key, value] : doc.at(pointer).items()) {
+            for (const auto& wrong : {nlohmann::json::object(), nlohmann::json::array()}) {
+                auto bent = doc;
+                bent[pointer][key] = wrong;
+                const auto parsed = parse_json_snapshot(bent.dump());
+                if (parsed.ok()) continue;  // a nested key given its own shape
+                ++refused;
+                EXPECT_NE(parsed.error().find(key), std::string::npos) << where << "/" << key << ": " << parsed.error();
+            }
+        }
+    }
+    EXPECT_GT(refused, 2 * 40u);  // nearly every key, both shapes
+}
