@@ -85,7 +85,8 @@ std::string header_line(const NodeView& node, WallTime now, const ViewFilter& fi
         line += "  " + format_local_seconds(node.snapshot->sampled_at) + "  Driver " +
                 sanitize_or_na(node.snapshot->driver_version);
         if (node.latency_ms && !options.no_latency) line += "  " + latency_text(*node.latency_ms);
-        if (const auto label = free_label(node, filter, free); !label.empty()) line += "  " + label;
+        if (const auto label = free_label(count_free(*node.snapshot, filter, free)); !label.empty())
+            line += "  " + label;
     }
     if (node.state == NodeState::ok) return node.hint ? line + "  " + sanitize(*node.hint) : line;
     std::string state = to_string(node.state);
@@ -96,9 +97,7 @@ std::string header_line(const NodeView& node, WallTime now, const ViewFilter& fi
 
 }  // namespace
 
-std::string free_label(const NodeView& node, const ViewFilter& filter, const FreeRule& rule) {
-    if (!node.snapshot) return "";
-    const FreeCount count = count_free(*node.snapshot, filter, rule);
+std::string free_label(const FreeCount& count) {
     if (count.unknown) return "";
     return "free " + std::to_string(count.free) + "/" + std::to_string(count.free + count.in_use);
 }

@@ -30,7 +30,7 @@ struct TextOptions {
 };
 
 // "free 2/8": a node's free GPUs among those shown; "" while unknown.
-std::string free_label(const NodeView& node, const ViewFilter& filter, const FreeRule& rule);
+std::string free_label(const FreeCount& count);
 
 // gpu01 (gpu01:9499)  2026-12-02 10:00:00  Driver 3.3.8  1.84 ms  free 1/2
 // [0] MTT S4000 | 45°C,  12 % | 12288 / 49152 MB | alice(12000M) bob(288M)

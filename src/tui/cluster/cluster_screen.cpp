@@ -21,8 +21,20 @@ constexpr Style kDim{Color::none, 0, false, true};
 constexpr int kNodeWidth = 14;
 constexpr int kUsersRoom = 10;  // the GPU line's users keep this much before its bars grow
 
-std::string totals(const std::vector<const cluster::NodeView*>& nodes, const NodeViews& views, const ViewFilter& filter,
-                   const FreeRule& rule) {
+using FreeCounts = std::vector<std::optional<FreeCount>>;  // per shown node; nullopt without a snapshot
+
+// Each node's GPUs counted once per frame (every process, not only those shown):
+// the title's totals and each node's header read the same counts.
+FreeCounts free_counts(const std::vector<const cluster::NodeView*>& nodes, const NodeViews& views,
+                       const ViewFilter& filter, const FreeRule& rule) {
+    FreeCounts counts(nodes.size());
+    for (std::size_t i = 0; i < nodes.size(); ++i)
+        if (views[i]) counts[i] = count_free(*nodes[i]->snapshot, filter, rule);
+    return counts;
+}
+
+std::string totals(const std::vector<const cluster::NodeView*>& nodes, const NodeViews& views,
+                   const FreeCounts& counts) {
     int ok = 0, stale = 0, down = 0;
     FreeCount gpus;
     std::int64_t used = 0, total = 0;
@@ -30,7 +42,7 @@ std::string totals(const std::vector<const cluster::NodeView*>& nodes, const Nod
         const auto* node = nodes[i];
         (node->state == cluster::NodeState::ok ? ok : node->state == cluster::NodeState::stale ? stale : down)++;
         if (!views[i]) continue;
-        const FreeCount count = count_free(*node->snapshot, filter, rule);  // every process, not only those shown
+        const FreeCount& count = *counts[i];
         gpus.free += count.free, gpus.in_use += count.in_use, gpus.unknown += count.unknown;
         for (const auto& d : views[i]->devices) {
             used = saturating_add(used, d.memory_used_bytes.value_or(0));
@@ -47,8 +59,8 @@ std::string totals(const std::vector<const cluster::NodeView*>& nodes, const Nod
     return line + " | VRAM " + format_used_total(used, total);
 }
 
-std::string free_text(const cluster::NodeView& node, const ViewFilter& filter, const FreeRule& rule) {
-    const std::string label = cluster::free_label(node, filter, rule);
+std::string free_text(const std::optional<FreeCount>& count) {
+    const std::string label = count ? cluster::free_label(*count) : "";
     return label.empty() ? "" : "  " + label;
 }
 
@@ -216,7 +228,8 @@ ClusterGeometry draw_cluster_screen(Canvas& canvas, const ClusterScreenInput& in
         // Each node through the filters once per frame; totals, lines and the
         // process table all read these.
         const auto views = node_views(nodes, state.filter);
-        const std::string summary = " | " + totals(nodes, views, state.filter, in.free);
+        const auto counts = free_counts(nodes, views, state.filter, in.free);
+        const std::string summary = " | " + totals(nodes, views, counts);
         // The version and the word "cluster" give way first on a narrow terminal.
         const std::string title = in.title + " cluster";
         canvas.put(0, 0, (display_width(title + summary) <= width ? title : "musatop") + summary, kBold);
@@ -238,8 +251,8 @@ ClusterGeometry draw_cluster_screen(Canvas& canvas, const ClusterScreenInput& in
                 Style style = node.state == cluster::NodeState::ok ? kBold : Style{Color::unknown, 0, true};
                 style.reverse = selected;
                 canvas.put(g.node_top + first, 0,
-                           (selected ? "> " : "  ") + node_header(node, in.cluster->sampled_at,
-                                                                  free_text(node, state.filter, in.free), width - 2),
+                           (selected ? "> " : "  ") +
+                               node_header(node, in.cluster->sampled_at, free_text(counts[i]), width - 2),
                            style);
                 if (selected) canvas.set_style(g.node_top + first, 0, width - 1, style);
             }
