@@ -55,7 +55,7 @@ TEST(TuiDriver, GpuPercentColumnSortsInBothLayoutsAndDetailsShowTheEngines) {
     EXPECT_NE(line_starting(tui, "   0   12345").find("   45 "), std::string::npos) << tui.screen();  // busiest first
     tui.keys({"c"});  // compact keeps GPU%
     ASSERT_TRUE(tui.wait_for_absent("CPU%")) << tui.screen();
-    EXPECT_TRUE(has(tui.screen(), "GPU MEM  GPU% COMMAND")) << tui.screen();
+    ASSERT_TRUE(tui.wait_for("GPU MEM  GPU% COMMAND")) << tui.screen();
     tui.keys({"Enter"});
     ASSERT_TRUE(tui.wait_for("GPU utilisation (driver): 45%")) << tui.screen();
     EXPECT_TRUE(has(tui.screen(), "engines: 2D 0%, TA 0%, 3D 0%, CMP 45%, TRANSFER 0%")) << tui.screen();

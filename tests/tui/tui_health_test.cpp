@@ -66,7 +66,7 @@ TEST(TuiHealth, JobColumnOnWideScreensAndOwnersInDetails) {
     tui.keys({"Escape"});
     tui.resize(90, 30);  // under 100 columns the command keeps the room
     ASSERT_TRUE(tui.wait_for_absent("31337.batch")) << tui.screen();
-    EXPECT_TRUE(has(tui.screen(), " TIME COMMAND"));
+    ASSERT_TRUE(tui.wait_for(" TIME COMMAND")) << tui.screen();  // a resize clears first: wait for the frame
     tui.keys({"/"});
     tui.type("31337");
     tui.keys({"Enter"});  // search matches the job
