@@ -16,8 +16,11 @@ using musatop::testing::wait_for;
 
 namespace {
 
+// GCC says __SANITIZE_ADDRESS__; clang (the asan preset's compiler) says it through __has_feature.
 #if defined(__SANITIZE_ADDRESS__)
 constexpr bool kUnderAddressSanitizer = true;
+#elif defined(__has_feature)
+constexpr bool kUnderAddressSanitizer = __has_feature(address_sanitizer);
 #else
 constexpr bool kUnderAddressSanitizer = false;
 #endif
