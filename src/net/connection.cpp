@@ -85,11 +85,12 @@ HeadStatus Connection::read_head(bool first_request) {
     MonoTime deadline = mono_now() + (first_request || !buffer_.empty() ? limits_.head_timeout : limits_.idle_timeout);
     bool started = first_request || !buffer_.empty();
     std::optional<IdleConnections::Mark> idle;
-    if (!started) idle.emplace(idle_, fd_);
+    if (!started) idle.emplace(idle_, fd_, last_request_at_);
     for (;;) {
         const std::size_t end = find_head_end(buffer_);
         if (end != std::string::npos && end <= limits_.max_head_bytes) {
             head_end_ = end;
+            last_request_at_ = mono_now();
             return head_has_body(std::string_view(buffer_).substr(0, end)) ? HeadStatus::has_body
                                                                            : HeadStatus::complete;
         }

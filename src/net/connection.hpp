@@ -48,6 +48,10 @@ private:
     IdleConnections* idle_;
     std::string buffer_;
     std::size_t head_end_ = 0;
+    // When the last request head was complete. The idle list ranks connections by
+    // it: taken before the reply is written, no client can see its answer (and open
+    // the next connection) before its connection's rank is fixed.
+    MonoTime last_request_at_ = mono_now();
 };
 
 // "Not Found" for 404.

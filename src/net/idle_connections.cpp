@@ -6,9 +6,9 @@
 
 namespace musatop::net {
 
-void IdleConnections::enter(int fd) {
+void IdleConnections::enter(int fd, MonoTime since) {
     std::lock_guard lock(mutex_);
-    since_[fd] = mono_now();
+    since_[fd] = since;
 }
 
 void IdleConnections::leave(int fd) {

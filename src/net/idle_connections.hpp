@@ -14,8 +14,9 @@ namespace musatop::net {
 
 class IdleConnections {
 public:
-    // `fd` waits for its next request from now on; it stays open until it leaves.
-    void enter(int fd);
+    // `fd` waits for its next request, its last one having come at `since`; it stays
+    // open until it leaves.
+    void enter(int fd, MonoTime since);
     void leave(int fd);
     // Shuts the longest-idle connection down (its reader sees the end of the stream
     // and closes it); false when none is idle.
@@ -24,8 +25,8 @@ public:
     // Marks a connection idle for the lifetime of the mark.
     class Mark {
     public:
-        Mark(IdleConnections* registry, int fd) : registry_(registry), fd_(fd) {
-            if (registry_) registry_->enter(fd_);
+        Mark(IdleConnections* registry, int fd, MonoTime since) : registry_(registry), fd_(fd) {
+            if (registry_) registry_->enter(fd_, since);
         }
         ~Mark() {
             if (registry_) registry_->leave(fd_);
