@@ -2,6 +2,7 @@
 
 #include <netdb.h>
 #include <netinet/in.h>
+#include <openssl/crypto.h>
 #include <openssl/ssl.h>
 #include <poll.h>
 #include <sys/socket.h>
@@ -247,6 +248,10 @@ void HttpServer::run(int stop_fd) {
         try {
             std::thread([&st, fd, stop_fd] {
                 st.serve(fd, stop_fd);
+                // Free this thread's OpenSSL state (its error queue) now: the thread is
+                // detached, and once the count below reaches 0 the process may exit
+                // before the thread-exit handlers that would free it have run.
+                OPENSSL_thread_stop();
                 std::lock_guard lock(st.mutex);
                 --st.threads;
                 st.ended.notify_all();

@@ -35,7 +35,7 @@ TEST(Prometheus, PromtoolFindsNoProblem) {
         {"/bin/sh", "-c", "/usr/bin/promtool check metrics < " + (scenario.dir() / "metrics.txt").string()}, {}, 30s);
     EXPECT_EQ(check.exit_code, 0) << check.out << check.err;
     EXPECT_EQ(check.out + check.err, "");  // not even a lint warning
-    EXPECT_EQ(serve.stop(SIGTERM), 0);
+    EXPECT_EQ(serve.stop(SIGTERM), 0) << serve.log();
 }
 
 TEST(Prometheus, ARealPrometheusScrapesTheAgent) {
@@ -63,5 +63,5 @@ TEST(Prometheus, ARealPrometheusScrapesTheAgent) {
          i = agent.find("\nmusatop_gpu_info{", i + 1))
         ++gpus;
     EXPECT_EQ(first_value("count(musatop_gpu_info)"), std::to_string(gpus));
-    EXPECT_EQ(serve.stop(SIGTERM), 0);
+    EXPECT_EQ(serve.stop(SIGTERM), 0) << serve.log();
 }

@@ -38,7 +38,7 @@ TEST(ServeLimits, ASlowClientIsCutAndNeverBlocksOthers) {
     EXPECT_TRUE(answer.empty());
     EXPECT_GE(waited, 9s);   // the head gets 10 s from the accept...
     EXPECT_LT(waited, 13s);  // ...and not much more
-    EXPECT_EQ(serve.stop(SIGTERM), 0);
+    EXPECT_EQ(serve.stop(SIGTERM), 0) << serve.log();
 }
 
 TEST(ServeLimits, MoreThan64ConnectionsGet503AndNothingBreaks) {
@@ -59,7 +59,7 @@ TEST(ServeLimits, MoreThan64ConnectionsGet503AndNothingBreaks) {
     }));
     idle.clear();  // the slots free up
     ASSERT_TRUE(wait_for([&] { return http_get(serve.port(), "/healthz").status == 200; }));
-    EXPECT_EQ(serve.stop(SIGTERM), 0);
+    EXPECT_EQ(serve.stop(SIGTERM), 0) << serve.log();
 }
 
 // Clients that keep a connection open between rare requests must not hold every
@@ -96,7 +96,7 @@ TEST(ServeLimits, IdleKeepAliveConnectionsNeverStarveAScrape) {
     ASSERT_TRUE(idle.back()->send(request));
     EXPECT_NE(idle.back()->read_until_closed(5s, closed).find("HTTP/1.1 200"), std::string::npos);
     EXPECT_FALSE(closed);
-    EXPECT_EQ(serve.stop(SIGTERM), 0);
+    EXPECT_EQ(serve.stop(SIGTERM), 0) << serve.log();
 }
 
 TEST(ServeSecurity, TlsAndBasicAuthOnEveryEndpointButHealthz) {
@@ -137,7 +137,7 @@ TEST(ServeSecurity, TlsAndBasicAuthOnEveryEndpointButHealthz) {
     // Plain HTTP to the TLS port gets no answer in the clear.
     const auto plain = http_get(serve.port(), "/healthz");
     EXPECT_FALSE(plain.ok);
-    EXPECT_EQ(serve.stop(SIGTERM), 0);
+    EXPECT_EQ(serve.stop(SIGTERM), 0) << serve.log();
 }
 
 TEST(ServeSecurity, AnUnusableCertificateIsAClearError) {
@@ -170,7 +170,7 @@ TEST(ServeLimits, AnIdleKeepAliveConnectionIsClosedAfter30Seconds) {
     EXPECT_TRUE(rest.empty());
     EXPECT_GE(idle, 29s);
     EXPECT_LT(idle, 33s);
-    EXPECT_EQ(serve.stop(SIGTERM), 0);
+    EXPECT_EQ(serve.stop(SIGTERM), 0) << serve.log();
 }
 
 TEST(ServeSecurity, TheClusterViewReachesAProtectedAgent) {

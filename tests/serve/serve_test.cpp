@@ -73,7 +73,7 @@ TEST(Serve, EndpointsAnswerFromTheNewestFrame) {
 
     const auto missing = http_get(serve.port(), "/nope");
     EXPECT_EQ(missing.status, 404);
-    EXPECT_EQ(serve.stop(SIGTERM), 0);
+    EXPECT_EQ(serve.stop(SIGTERM), 0) << serve.log();
 }
 
 TEST(Serve, SnapshotIsTheJsonDocumentAndMetricsCarryItsValues) {
@@ -114,7 +114,7 @@ TEST(Serve, SnapshotIsTheJsonDocumentAndMetricsCarryItsValues) {
         }
     }
     EXPECT_EQ(metrics.find("musatop_gpu_info{gpu=\"0\""), std::string::npos);  // --gpu applies
-    EXPECT_EQ(serve.stop(SIGTERM), 0);
+    EXPECT_EQ(serve.stop(SIGTERM), 0) << serve.log();
 }
 
 TEST(Serve, HeadMethodsGzipAndLimits) {
@@ -150,7 +150,7 @@ TEST(Serve, HeadMethodsGzipAndLimits) {
     EXPECT_NE(plain.find("# TYPE musatop_gpu_info gauge"), std::string::npos);
     EXPECT_LT(zipped.body.size(), plain.size());
     EXPECT_EQ(http_get(serve.port(), "/healthz").status, 200);  // still serving
-    EXPECT_EQ(serve.stop(SIGTERM), 0);
+    EXPECT_EQ(serve.stop(SIGTERM), 0) << serve.log();
 }
 
 TEST(Serve, KeepAliveServesSeveralRequestsOnOneConnection) {
@@ -176,7 +176,7 @@ TEST(Serve, KeepAliveServesSeveralRequestsOnOneConnection) {
         ++replies;
     EXPECT_EQ(replies, 2u) << both;
     EXPECT_TRUE(closed);
-    EXPECT_EQ(serve.stop(SIGTERM), 0);
+    EXPECT_EQ(serve.stop(SIGTERM), 0) << serve.log();
 }
 
 TEST(Serve, StaleDevicesAfterTheFakeStartsFailing) {
@@ -201,7 +201,7 @@ TEST(Serve, StaleDevicesAfterTheFakeStartsFailing) {
     EXPECT_TRUE(has_line(metrics, "musatop_collect_timestamp_seconds{source=\"devices\"} "));
     EXPECT_TRUE(has_line(metrics, "musatop_gpu_info{"));
     EXPECT_FALSE(has_line(metrics, "musatop_collect_errors_total{source=\"devices\"} 0"));
-    EXPECT_EQ(serve.stop(SIGTERM), 0);
+    EXPECT_EQ(serve.stop(SIGTERM), 0) << serve.log();
 }
 
 TEST(Serve, HostileProcessNamesAreEscapedInLabels) {
@@ -216,7 +216,7 @@ TEST(Serve, HostileProcessNamesAreEscapedInLabels) {
     EXPECT_NE(metrics.find("command=\"evil\\\"na\\\\me ]0;pwn \"} 1"), std::string::npos) << metrics;
     EXPECT_EQ(metrics.find('\x1b'), std::string::npos);
     EXPECT_EQ(metrics.find('\x07'), std::string::npos);
-    EXPECT_EQ(serve.stop(SIGTERM), 0);
+    EXPECT_EQ(serve.stop(SIGTERM), 0) << serve.log();
 }
 
 TEST(Serve, PortInUseIsAOneLineError) {
@@ -304,7 +304,7 @@ TEST(Serve, EveryMetricTheDocsAndDashboardNameIsExported) {
         }
         EXPECT_GT(named, 10) << document;
     }
-    EXPECT_EQ(serve.stop(SIGTERM), 0);
+    EXPECT_EQ(serve.stop(SIGTERM), 0) << serve.log();
 }
 
 TEST(Serve, ListensOnEveryAddressWhenAskedTo) {
@@ -316,7 +316,7 @@ TEST(Serve, ListensOnEveryAddressWhenAskedTo) {
     ASSERT_TRUE(serve.listening()) << serve.log();
     EXPECT_NE(serve.log().find("listening on http://" + shown), std::string::npos) << serve.log();
     ASSERT_TRUE(wait_for([&] { return http_get(port, "/healthz").status == 200; }));
-    EXPECT_EQ(serve.stop(SIGTERM), 0);
+    EXPECT_EQ(serve.stop(SIGTERM), 0) << serve.log();
 }
 
 TEST(Serve, SnapshotETagAnswers304AndRangeIsIgnored) {
@@ -344,7 +344,7 @@ TEST(Serve, SnapshotETagAnswers304AndRangeIsIgnored) {
     const auto ranged = http_get(serve.port(), "/api/v1/snapshot", ranges + "\r\n");
     EXPECT_EQ(ranged.status, 200);
     EXPECT_EQ(ranged.body, first.body);
-    EXPECT_EQ(serve.stop(SIGTERM), 0);
+    EXPECT_EQ(serve.stop(SIGTERM), 0) << serve.log();
 }
 
 // An agent whose GMI fails says so in its log (the journal under systemd) once, at
@@ -371,5 +371,5 @@ TEST(Serve, SourceFailuresAndRecoveriesAreLoggedOncePerChange) {
     std::size_t fails = 0;
     for (std::size_t at = log.find(" fail"); at != std::string::npos; at = log.find(" fail", at + 1)) ++fails;
     EXPECT_EQ(fails, 2u) << log;  // one line per source and change
-    EXPECT_EQ(serve.stop(SIGTERM), 0);
+    EXPECT_EQ(serve.stop(SIGTERM), 0) << serve.log();
 }
