@@ -58,6 +58,7 @@ Result<serve::ServeSettings> serve_settings(const Options& options) {
         auto web = serve::load_web_config(*o.web_config_file);
         if (!web.ok()) return Error{"--web-config-file: " + web.error()};
         settings.web = web.value();
+        settings.web_config_file = *o.web_config_file;
     }
     return settings;
 }

@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <openssl/ssl.h>
 #include <openssl/x509v3.h>
+#include <sys/resource.h>
 #include <sys/time.h>
 #include <unistd.h>
 
@@ -69,7 +70,7 @@ int free_port() {
     return ntohs(address.sin_port);
 }
 
-ServeProcess::ServeProcess(const Scenario& scenario, const std::vector<std::string>& args, int port)
+ServeProcess::ServeProcess(const Scenario& scenario, const std::vector<std::string>& args, int port, int fd_limit)
     : scenario_(scenario), port_(port) {
     std::vector<std::string> argv = {MUSATOP_BINARY, "serve", "--listen", "127.0.0.1:" + std::to_string(port)};
     argv.insert(argv.end(), args.begin(), args.end());
@@ -96,6 +97,10 @@ ServeProcess::ServeProcess(const Scenario& scenario, const std::vector<std::stri
         ::dup2(null, 0);
         ::dup2(null, 1);
         ::dup2(log, 2);
+        if (fd_limit > 0) {
+            const rlimit limit{static_cast<rlim_t>(fd_limit), static_cast<rlim_t>(fd_limit)};
+            ::setrlimit(RLIMIT_NOFILE, &limit);
+        }
         ::execve(cargv[0], cargv.data(), cenv.data());
         ::_exit(127);
     }
@@ -126,6 +131,11 @@ std::string ServeProcess::log() const {
     } catch (const std::exception&) {
         return {};
     }
+}
+
+int connection_cap(const std::string& log) {
+    const auto at = log.find("at most ");
+    return at == std::string::npos ? 0 : std::atoi(log.c_str() + at + 8);
 }
 
 int ServeProcess::stop(int signal, std::chrono::milliseconds limit) {

@@ -20,7 +20,9 @@ class ServeProcess {
 public:
     // Starts `musatop serve --listen 127.0.0.1:PORT args...` in the scenario's
     // environment and waits (bounded) until it logs that it listens, or exits.
-    ServeProcess(const Scenario& scenario, const std::vector<std::string>& args, int port = free_port());
+    // `fd_limit` above 0: RLIMIT_NOFILE of the agent, soft and hard.
+    ServeProcess(const Scenario& scenario, const std::vector<std::string>& args, int port = free_port(),
+                 int fd_limit = 0);
     ServeProcess(const ServeProcess&) = delete;
     ServeProcess& operator=(const ServeProcess&) = delete;
     ~ServeProcess();
@@ -38,6 +40,9 @@ private:
     pid_t pid_ = -1;
     bool listening_ = false;
 };
+
+// The connection cap the agent's log announced ("at most N connections"), or 0.
+int connection_cap(const std::string& log);
 
 struct HttpReply {
     bool ok = false;  // a complete status line and headers arrived

@@ -46,6 +46,9 @@ public:
     bool enabled() const { return !users_.empty(); }
     // True when the header names a configured user with the right password.
     bool allows(std::string_view authorization_header);
+    // True when `allows` answers without a bcrypt check: no auth, no credentials, a
+    // pair verified or refused before. Cheap (a SHA-256): the server's loop asks it.
+    bool answers_at_once(std::string_view authorization_header);
 
 private:
     using Digest = std::array<unsigned char, 32>;

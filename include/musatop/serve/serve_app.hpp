@@ -20,10 +20,11 @@ struct ServeSettings {
     ViewFilter filter;  // the same filters as `musatop --json`
     ProcessMetrics process_metrics = ProcessMetrics::off;
     WebConfig web;
+    std::optional<std::string> web_config_file;  // watched and read again when it changes
 };
 
-// Runs until SIGTERM, SIGINT or SIGHUP (exit 0); 1 when it cannot listen, 2 for a
-// TLS setup that cannot be used.
+// Runs until SIGTERM, SIGINT or SIGQUIT (exit 0); SIGHUP reads the web config
+// again. 1 when it cannot listen, 2 for a TLS setup that cannot be used.
 int run_serve(const ServeSettings& settings, std::unique_ptr<Source> source);
 
 }  // namespace musatop::serve
