@@ -2,6 +2,8 @@
 
 #include "musatop/util/text.hpp"
 
+#include <algorithm>
+
 namespace musatop::net {
 namespace {
 
@@ -67,12 +69,14 @@ std::string form_encode(std::string_view value) {
     return out;
 }
 
+// A line ends in LF, with or without a CR before it (RFC 9112 §2.2), so the blank
+// line is a LF followed by LF or by CR LF: "\r\n\r\n", "\n\n", "\r\n\n", "\n\r\n".
 std::size_t find_head_end(std::string_view buffer) {
-    const auto crlf = buffer.find("\r\n\r\n");
-    const auto lf = buffer.find("\n\n");
-    if (crlf == std::string_view::npos && lf == std::string_view::npos) return std::string_view::npos;
-    if (lf == std::string_view::npos || (crlf != std::string_view::npos && crlf < lf)) return crlf + 4;
-    return lf + 2;
+    for (auto lf = buffer.find('\n'); lf != std::string_view::npos; lf = buffer.find('\n', lf + 1)) {
+        if (lf + 1 < buffer.size() && buffer[lf + 1] == '\n') return lf + 2;
+        if (lf + 2 < buffer.size() && buffer[lf + 1] == '\r' && buffer[lf + 2] == '\n') return lf + 3;
+    }
+    return std::string_view::npos;
 }
 
 bool head_has_body(std::string_view head) {
@@ -104,6 +108,11 @@ bool RequestHead::accepts_gzip() const {
 }
 
 std::optional<RequestHead> parse_request_head(std::string_view head) {
+    // A NUL, or a CR that does not end a line, is where request smuggling starts
+    // (RFC 9112 §2.2 lets a server refuse both): no proxy before us reads it as we do.
+    if (head.find('\0') != std::string_view::npos) return std::nullopt;
+    for (auto cr = head.find('\r'); cr != std::string_view::npos; cr = head.find('\r', cr + 1))
+        if (cr + 1 == head.size() || head[cr + 1] != '\n') return std::nullopt;
     auto lines = text::split_lines(head);
     if (lines.empty()) return std::nullopt;
     RequestHead out;
@@ -128,6 +137,10 @@ std::optional<RequestHead> parse_request_head(std::string_view head) {
         if (colon == std::string_view::npos || !is_token(line.substr(0, colon))) return std::nullopt;
         out.headers.emplace_back(line.substr(0, colon), text::trim(line.substr(colon + 1)));
     }
+    // One Host in HTTP/1.1 and at most one in 1.0 (RFC 9112 §3.2: else 400).
+    const auto hosts = std::count_if(out.headers.begin(), out.headers.end(),
+                                     [](const auto& h) { return text::iequals(h.first, "host"); });
+    if (hosts > 1 || (hosts == 0 && out.minor_version == 1)) return std::nullopt;
     return out;
 }
 

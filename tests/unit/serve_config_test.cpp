@@ -137,6 +137,10 @@ TEST(BasicAuth, FailedAttemptsAreRememberedAndCheckedOneAtATime) {
 TEST(ConnectionRules, HeadEndAndBodies) {
     EXPECT_EQ(find_head_end("GET / HTTP/1.1\r\nHost: x\r\n\r\nrest"), 27u);
     EXPECT_EQ(find_head_end("GET / HTTP/1.0\n\n"), 16u);
+    // A blank line after a LF-only line, and a LF-only blank line after CR LF.
+    EXPECT_EQ(find_head_end("GET / HTTP/1.1\nHost: x\n\r\nrest"), 25u);
+    EXPECT_EQ(find_head_end("GET / HTTP/1.1\r\nHost: x\r\n\nrest"), 26u);
+    EXPECT_EQ(find_head_end("GET / HTTP/1.1\r\nHost: x\r\n\r"), std::string::npos);
     EXPECT_EQ(find_head_end("GET / HTTP/1.1\r\nHost: x\r\n"), std::string::npos);
     EXPECT_FALSE(head_has_body("GET / HTTP/1.1\r\nHost: x\r\n\r\n"));
     EXPECT_FALSE(head_has_body("GET / HTTP/1.1\r\nContent-Length: 0\r\n\r\n"));
