@@ -6,8 +6,10 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <iostream>
 
 #include "musatop/net/base64.hpp"
+#include "musatop/output/sanitize.hpp"
 
 namespace musatop::cluster {
 namespace {
@@ -29,7 +31,10 @@ std::string shown_url(const net::Url& url) {
 }  // namespace
 
 Result<std::unique_ptr<PrometheusSource>> PrometheusSource::make(PrometheusSettings settings) {
-    auto proxy = net::proxy_route(settings.url.endpoint, [](const char* name) { return std::getenv(name); });
+    std::vector<std::string> warnings;
+    auto proxy = net::proxy_route(
+        settings.url.endpoint, [](const char* name) { return std::getenv(name); }, &warnings);
+    for (const auto& warning : warnings) std::cerr << "musatop: " << sanitize(warning) << "\n";
     if (!proxy.ok()) return Error{proxy.error()};
     net::Route route = proxy->value_or(net::Route{settings.url.endpoint, {}, {}});
     return std::unique_ptr<PrometheusSource>(new PrometheusSource(std::move(settings), std::move(route)));

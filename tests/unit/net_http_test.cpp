@@ -72,10 +72,16 @@ TEST(RequestHead, ParsedWithTheRulesTheAgentApplies) {
     ASSERT_TRUE(refused_gzip);
     EXPECT_FALSE(refused_gzip->accepts_gzip());
     EXPECT_FALSE(refused_gzip->keep_alive());  // HTTP/1.0 without keep-alive
-    EXPECT_FALSE(parse_request_head("GET / HTTP/1.1\r\nConnection: close\r\n\r\n")->keep_alive());
-    for (const char* bad :
-         {"GET /\r\n\r\n", "GET / HTTP/2\r\n\r\n", "G\x01T / HTTP/1.1\r\n\r\n", "GET / HTTP/1.1\r\nHost : x\r\n\r\n",
-          "GET / HTTP/1.1\r\nno colon\r\n\r\n", "GET  HTTP/1.1\r\n\r\n"})
+    EXPECT_FALSE(parse_request_head("GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n")->keep_alive());
+    EXPECT_TRUE(parse_request_head("GET / HTTP/1.0\n\n"));  // 1.0 needs no Host
+    for (const std::string& bad : std::vector<std::string>{
+             "GET /\r\n\r\n", "GET / HTTP/2\r\n\r\n", "G\x01T / HTTP/1.1\r\nHost: a\r\n\r\n",
+             "GET / HTTP/1.1\r\nHost : x\r\n\r\n", "GET / HTTP/1.1\r\nHost: a\r\nno colon\r\n\r\n",
+             "GET  HTTP/1.1\r\nHost: a\r\n\r\n",
+             // No Host, two of them, a bare CR or a NUL in a value (RFC 9112 §2.2, §3.2).
+             "GET / HTTP/1.1\r\n\r\n", "GET / HTTP/1.1\r\nHost: a\r\nhost: b\r\n\r\n",
+             "GET / HTTP/1.0\r\nHost: a\r\nHost: a\r\n\r\n", "GET / HTTP/1.1\r\nHost: a\rX-Evil: 1\r\n\r\n",
+             std::string("GET / HTTP/1.1\r\nHost: a\r\nX: b\0c\r\n\r\n", 35)})
         EXPECT_FALSE(parse_request_head(bad)) << bad;
 }
 
@@ -227,6 +233,38 @@ TEST(HttpResponse, HeadOnlyAnswersAndTheETag) {
     EXPECT_TRUE(reader.body().empty());
 }
 
+// CIDR ranges and IP addresses in no_proxy, as curl 7.86+ and Go match them; an
+// entry of another shape is said, never silently a proxy for the bearer token.
+TEST(Proxy, NoProxyRangesAndAddresses) {
+    std::map<std::string, std::string> env = {{"http_proxy", "http://proxy:3128"}};
+    const auto lookup = [&](const char* name) -> const char* {
+        const auto found = env.find(name);
+        return found == env.end() ? nullptr : found->second.c_str();
+    };
+    const Endpoint v4{false, "127.0.0.1", 9090}, v6{false, "::1", 9090}, named{false, "prom.local", 9090};
+    const auto proxied = [&](const Endpoint& to, const std::string& no_proxy) {
+        env["no_proxy"] = no_proxy;
+        return proxy_route(to, lookup).value().has_value();
+    };
+    EXPECT_FALSE(proxied(v4, "127.0.0.0/8"));
+    EXPECT_FALSE(proxied(v4, "10.0.0.0/8, 127.0.0.1/32"));
+    EXPECT_TRUE(proxied(v4, "128.0.0.0/8"));
+    EXPECT_TRUE(proxied(v4, "127.0.0.2/32"));
+    EXPECT_FALSE(proxied(v4, "0.0.0.0/0"));
+    EXPECT_FALSE(proxied(v6, "::/64"));
+    EXPECT_FALSE(proxied(v6, "[0:0::1]"));  // one address, however written
+    EXPECT_TRUE(proxied(v6, "fd00::/8"));
+    EXPECT_TRUE(proxied(v6, "127.0.0.0/8"));     // another family
+    EXPECT_TRUE(proxied(named, "127.0.0.0/8"));  // a name is never in a range
+    env["no_proxy"] = "10.0.0.0/33,*.example.com,good.example.com,fe80::/x";
+    std::vector<std::string> warnings;
+    EXPECT_TRUE(proxy_route(v4, lookup, &warnings).value().has_value());
+    ASSERT_EQ(warnings.size(), 3u);
+    EXPECT_NE(warnings[0].find("'10.0.0.0/33' is not an address range"), std::string::npos) << warnings[0];
+    EXPECT_NE(warnings[1].find("'*.example.com' is not understood"), std::string::npos) << warnings[1];
+    EXPECT_NE(warnings[2].find("'fe80::/x'"), std::string::npos) << warnings[2];
+}
+
 TEST(Proxy, TheVariablesCurlReads) {
     std::map<std::string, std::string> env;
     const auto lookup = [&](const char* name) -> const char* {
@@ -254,6 +292,12 @@ TEST(Proxy, TheVariablesCurlReads) {
     }
     env["no_proxy"] = "ample.com,prom.example.co";
     EXPECT_TRUE(proxy_route(plain, lookup).value());
+    // A password may hold '@': the last one before the host ends it, as curl reads it.
+    env["HTTPS_PROXY"] = "http://alice:p@ss@proxy:8080";
+    route = proxy_route(tls, lookup);
+    ASSERT_TRUE(route.ok()) << route.error();
+    EXPECT_EQ(route.value()->proxy, (Endpoint{false, "proxy", 8080}));
+    EXPECT_EQ(route.value()->proxy_authorization, basic_authorization("alice", "p@ss"));
     env["http_proxy"] = "https://proxy:3128";
     EXPECT_FALSE(proxy_route(plain, lookup).ok());
     env["http_proxy"] = "http://proxy:99999";

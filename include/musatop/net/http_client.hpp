@@ -86,8 +86,11 @@ private:
 // The proxy for `target` from http_proxy / https_proxy / HTTPS_PROXY and no_proxy /
 // NO_PROXY (`environment` looks a name up; HTTP_PROXY in capitals is ignored, as
 // curl does, since CGI servers set it from a request header). An error names the
-// variable whose URL is malformed.
+// variable whose URL is malformed. no_proxy takes names, .domains, addresses and
+// CIDR ranges (as curl 7.86+ and Go); an entry of another shape is ignored and
+// said in `warnings`.
 Result<std::optional<Route>> proxy_route(const Endpoint& target,
-                                         const std::function<const char*(const char*)>& environment);
+                                         const std::function<const char*(const char*)>& environment,
+                                         std::vector<std::string>* warnings = nullptr);
 
 }  // namespace musatop::net
