@@ -2,6 +2,7 @@
 // selector, nodes grouped by another label, the header file, and their checks.
 #include <gtest/gtest.h>
 
+#include "musatop/cluster/node_list.hpp"
 #include "musatop/cluster/prometheus_source.hpp"
 
 using namespace musatop;
@@ -13,6 +14,19 @@ TEST(PrometheusStore, MatchersGoInEverySelectorAndTheNodeLabelInTheFocus) {
     EXPECT_NE(query.find(",job=\"musatop\",cluster=\"a\",zone!~\"b.*\"}"), std::string::npos) << query;
     EXPECT_NE(query.find(",node=\"gpu07\"}"), std::string::npos) << query;  // the drill-down's node
     EXPECT_EQ(query.find("instance="), std::string::npos) << query;
+}
+
+// The direct mode's node cap holds while Prometheus' answer is read.
+TEST(PrometheusStore, MoreNodesThanTheCapIsAnErrorNamingIt) {
+    std::string answer = R"({"status":"success","data":{"resultType":"vector","result":[)";
+    for (std::size_t i = 0; i <= musatop::cluster::kMaxNodes; ++i)
+        answer += std::string(i ? "," : "") + R"({"metric":{"__name__":"up","instance":"n)" + std::to_string(i) +
+                  R"(:9499"},"value":[1,"1"]})";
+    answer += "]}}";
+    const auto cluster =
+        cluster_from_prometheus(answer, WallTime(std::chrono::seconds(100)), Seconds(15), {}, "instance");
+    ASSERT_FALSE(cluster.ok());
+    EXPECT_NE(cluster.error().find("more than 100000 nodes"), std::string::npos) << cluster.error();
 }
 
 TEST(PrometheusStore, NodesGroupedByAnotherLabel) {
