@@ -11,6 +11,22 @@ namespace {
 constexpr std::size_t kMaxHeaderBytes = 64 << 10;  // a snapshot's headers are ~100 bytes
 constexpr std::size_t kMaxLineBytes = 8 << 10;
 
+// Chunk framing is what a 1-byte-chunked body adds (about 5 bytes a byte), never
+// counted as headers; a chunk line full of extensions is cut.
+constexpr std::size_t kMaxChunkLineBytes = 1024;
+constexpr std::size_t kFramingPerBodyByte = 16;
+
+// RFC 9110 §8.8.3: [W/]"..." of visible characters. Anything else (a bare CR, a
+// space) is no validator and is never sent back to the node.
+bool valid_etag(std::string_view tag) {
+    if (tag.rfind("W/", 0) == 0) tag.remove_prefix(2);
+    if (tag.size() < 2 || tag.front() != '"' || tag.back() != '"') return false;
+    return std::all_of(tag.begin() + 1, tag.end() - 1, [](char c) {
+        const auto u = static_cast<unsigned char>(c);
+        return u == 0x21 || (u >= 0x23 && u != 0x7f);
+    });
+}
+
 bool named(std::string_view header, std::string_view name) {
     return header.size() > name.size() && header[name.size()] == ':' &&
            text::fold_case(header.substr(0, name.size())) == name;
@@ -71,7 +87,7 @@ HttpResponseReader::Progress HttpResponseReader::header(std::string_view text) {
     // frame the body wrongly.
     if (colon == 0 || colon == std::string_view::npos || text::is_space(text[colon - 1]) || text::is_space(text[0]))
         return fail("the answer has a malformed header line");
-    if (named(text, "etag")) etag_ = std::string(value_of(text));
+    if (named(text, "etag") && valid_etag(value_of(text))) etag_ = std::string(value_of(text));
     if (named(text, "content-length")) {
         const std::string_view digits = value_of(text);
         std::size_t length = 0;
@@ -124,7 +140,11 @@ HttpResponseReader::Progress HttpResponseReader::feed(std::string_view bytes) {
             case Part::chunk_end: {
                 const std::size_t before = bytes.size();
                 const bool complete = line(text, bytes);
-                header_bytes_ += before - bytes.size();
+                const bool framing = part_ == Part::chunk_size || part_ == Part::chunk_end;
+                (framing ? framing_bytes_ : header_bytes_) += before - bytes.size();
+                if (framing && (pending_.size() > kMaxChunkLineBytes ||
+                                framing_bytes_ > kMaxHeaderBytes + kFramingPerBodyByte * body_.size()))
+                    return fail("the answer's chunks are mostly framing");
                 // An answer that does not open with a status line is HTTP/0.9 or another
                 // protocol: said as soon as its first bytes show it, not after 64 KiB.
                 if (part_ == Part::status_line && !http_start(complete ? text : pending_))

@@ -231,6 +231,31 @@ TEST(HttpResponse, HeadOnlyAnswersAndTheETag) {
     EXPECT_EQ(reader.status(), 304);
     EXPECT_EQ(reader.etag(), "\"7-3\"");
     EXPECT_TRUE(reader.body().empty());
+    // A validator with a bare CR, a space or no quotes is never echoed to the node.
+    for (const char* bad : {"\"a\rX-Evil: 1\"", "\"a b\"", "abc", "W/\"", "\"a\x7f\""}) {
+        reader.reset();
+        EXPECT_EQ(reader.feed("HTTP/1.1 304 Not Modified\r\nETag: " + std::string(bad) + "\r\n\r\n"), Progress::done);
+        EXPECT_EQ(reader.etag(), "") << bad;
+    }
+    reader.reset();
+    EXPECT_EQ(reader.feed("HTTP/1.1 304 Not Modified\r\nETag: W/\"x\"\r\n\r\n"), Progress::done);
+    EXPECT_EQ(reader.etag(), "W/\"x\"");
+}
+
+// Chunk framing is not headers: a 100 KB body in 1-byte chunks is whole, while a
+// body that is all framing (chunk extensions by the kilobyte) fails.
+TEST(HttpResponse, OneByteChunksAreReadAndFramingIsBounded) {
+    std::string answer = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n";
+    for (int i = 0; i < 100000; ++i) answer += "1\r\nx\r\n";
+    answer += "0\r\n\r\n";
+    HttpResponseReader reader(1 << 20);
+    ASSERT_EQ(reader.feed(answer), Progress::done) << reader.error();
+    EXPECT_EQ(reader.body().size(), 100000u);
+    std::string padded = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n";
+    for (int i = 0; i < 200; ++i) padded += "1;" + std::string(1000, 'e') + "\r\nx\r\n";
+    reader.reset();
+    EXPECT_EQ(reader.feed(padded), Progress::failed);
+    EXPECT_EQ(reader.error(), "the answer's chunks are mostly framing");
 }
 
 // CIDR ranges and IP addresses in no_proxy, as curl 7.86+ and Go match them; an

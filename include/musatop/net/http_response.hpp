@@ -54,8 +54,9 @@ private:
     bool keep_alive_ = true;
     bool chunked_ = false;
     std::optional<std::size_t> length_;
-    std::size_t remaining_ = 0;  // of the body or the current chunk
-    std::size_t header_bytes_ = 0;
+    std::size_t remaining_ = 0;      // of the body or the current chunk
+    std::size_t header_bytes_ = 0;   // status line, headers and trailers
+    std::size_t framing_bytes_ = 0;  // chunk-size lines and chunk ends
     bool too_large_ = false;
     std::string pending_;  // a line not yet complete
     std::string body_;
