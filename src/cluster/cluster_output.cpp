@@ -4,8 +4,8 @@
 #include <sstream>
 #include <ctime>
 
-#include <rapidjson/ostreamwrapper.h>
 #include <rapidjson/prettywriter.h>
+#include <rapidjson/stringbuffer.h>
 
 #include "musatop/cluster/cluster_tracker.hpp"
 #include "musatop/output/format.hpp"
@@ -21,13 +21,26 @@ namespace {
 // raw C1 control or bidi override from a node reaches a terminal through jq), and
 // each node's snapshot comes whole from render_json_compact as a raw value.
 // Pretty for one document, compact for a line of a stream (JSON Lines).
-using Writer = rapidjson::PrettyWriter<rapidjson::OStreamWrapper, rapidjson::UTF8<>, rapidjson::ASCII<>>;
-using LineWriter = rapidjson::Writer<rapidjson::OStreamWrapper, rapidjson::UTF8<>, rapidjson::ASCII<>>;
+// Into a buffer, then out at once: a stream wrapper costs a virtual put a byte.
+using Writer = rapidjson::PrettyWriter<rapidjson::StringBuffer, rapidjson::UTF8<>, rapidjson::ASCII<>>;
+using LineWriter = rapidjson::Writer<rapidjson::StringBuffer, rapidjson::UTF8<>, rapidjson::ASCII<>>;
 
 template <typename W>
 void text(W& w, std::string_view value) {
     const std::string valid = utf8::repair(value);  // the writer refuses invalid UTF-8
-    w.String(valid.data(), static_cast<rapidjson::SizeType>(valid.size()));
+    if (valid.find('\x7f') == std::string::npos) {
+        w.String(valid.data(), static_cast<rapidjson::SizeType>(valid.size()));
+        return;
+    }
+    // RapidJSON's ASCII writer leaves DEL raw, where the local --json (nlohmann's
+    // ensure_ascii) escapes it: the literal is written here and DEL escaped in it.
+    rapidjson::StringBuffer buffer;
+    rapidjson::Writer<rapidjson::StringBuffer, rapidjson::UTF8<>, rapidjson::ASCII<>> literal(buffer);
+    literal.String(valid.data(), static_cast<rapidjson::SizeType>(valid.size()));
+    std::string escaped;
+    for (const char c : std::string_view(buffer.GetString(), buffer.GetSize()))
+        escaped += c == '\x7f' ? std::string("\\u007F") : std::string(1, c);
+    w.RawValue(escaped.data(), escaped.size(), rapidjson::kStringType);
 }
 
 template <typename W>
@@ -138,7 +151,7 @@ void cluster_document(W& w, const ClusterSnapshot& cluster, const ViewFilter& fi
 
 void write_cluster_json(std::ostream& out, const ClusterSnapshot& cluster, const ViewFilter& filter,
                         const FreeRule& free, bool one_line) {
-    rapidjson::OStreamWrapper stream(out);
+    rapidjson::StringBuffer stream;
     if (one_line) {
         LineWriter w(stream);
         cluster_document(w, cluster, filter, free);
@@ -147,6 +160,7 @@ void write_cluster_json(std::ostream& out, const ClusterSnapshot& cluster, const
         w.SetIndent(' ', 2);
         cluster_document(w, cluster, filter, free);
     }
+    out.write(stream.GetString(), static_cast<std::streamsize>(stream.GetSize()));
     out << '\n';
 }
 

@@ -109,6 +109,13 @@ std::vector<NodeAddress> parse_entry(std::string_view entry) {
     } else if (rest.find("://") != std::string_view::npos) {
         throw Invalid{"'" + std::string(entry) + "': only http:// and https:// are understood"};
     }
+    // Credentials never belong in a node's address (the process list shows it),
+    // and the message that refuses them must not show them either.
+    if (const auto at = rest.rfind('@'); at != std::string_view::npos)
+        throw Invalid{"'" + std::string(entry.substr(0, entry.size() - rest.size())) + "…@" +
+                      std::string(rest.substr(at + 1)) +
+                      "': a user or password in a node's address would show in the process list; "
+                      "use --node-user and --node-password-file"};
     if (rest.ends_with("/")) rest.remove_suffix(1);
     int depth = 0;  // a '/' inside brackets is a step
     for (char c : rest) {
@@ -119,6 +126,9 @@ std::vector<NodeAddress> parse_entry(std::string_view entry) {
     if (rest.starts_with('[') && rest.find(':') < rest.find(']')) {
         const auto close = rest.find(']');
         base.host = std::string(rest.substr(1, close - 1));
+        // "[foo:bar]" is no address: never looked up as a name.
+        if (close == std::string_view::npos || !net::is_ip_literal(base.host))
+            throw Invalid{"'" + std::string(entry) + "': '" + base.host + "' in brackets is not an IPv6 address"};
         const auto after = rest.substr(close + 1);
         if (!after.empty()) {
             if (after.front() != ':') throw Invalid{"'" + std::string(entry) + "': expected :PORT after the address"};

@@ -147,7 +147,11 @@ TEST(ClusterDirect, BadNodeListsAreUsageErrors) {
              {"gpu[1-", "argument --nodes: 'gpu[1-': unclosed bracket"},
              {"a,gpu:70000", "argument --nodes: 'gpu:70000': the port must be 1 to 65535"},
              {"ftp://x", "argument --nodes: 'ftp://x': only http:// and https:// are understood"},
-             {" , ", "argument --nodes: no nodes given"}}) {
+             {" , ", "argument --nodes: no nodes given"},
+             // A credential in an address is refused without being shown.
+             {"http://alice:s3cret@gpu01:9499",
+              "argument --nodes: 'http://…@gpu01:9499': a user or password in a node's address would show in the "
+              "process list; use --node-user and --node-password-file"}}) {
         const auto run = client.run({"--nodes", list, "--json"});
         EXPECT_EQ(run.exit_code, 2) << list;
         EXPECT_EQ(run.err, "musatop: error: " + message + "\n") << list;

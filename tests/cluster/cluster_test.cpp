@@ -139,6 +139,7 @@ TEST(NodeList, EveryBadEntryIsNamed) {
     EXPECT_EQ(list_error("gp\x1bu"), "'gp\x1bu': 'gp\x1bu' is not a host name");
     EXPECT_EQ(list_error("n[1-999999999]"), "'n[1-999999999]': more than 100000 hosts");
     EXPECT_EQ(list_error("[::1]x"), "'[::1]x': expected :PORT after the address");
+    EXPECT_EQ(list_error("[foo:bar]"), "'[foo:bar]': 'foo:bar' in brackets is not an IPv6 address");
     // As ClusterShell: a step goes with a range, not a single number.
     EXPECT_EQ(list_error("nova[3/2]"), "'nova[3/2]': a step needs a range (3/2)");
     // Digits and dots are an IPv4 address or nothing: never looked up in DNS.
@@ -325,21 +326,22 @@ TEST(ClusterOutput, GpustatLinesPerNode) {
 
 TEST(ClusterJson, TextFromNodesIsEscapedAsTheLocalJsonIs) {
     ClusterTracker tracker({"gpu\xc2\x9b"
-                            "01:9499",
+                            "01\x7f:9499",
                             "bad\xff:9499"},
                            musatop::Seconds(10));
     const auto t0 = WallTime(std::chrono::seconds(1800000000));
     tracker.record(0, no_answer("refused\xc2\x85\x7f\xe2\x80\xae"), t0);
     tracker.record(1, no_answer("x"), t0);
     const std::string text = render_cluster_json(tracker.view(t0), ViewFilter{});
-    for (const char* raw : {"\xc2\x9b", "\xc2\x85", "\xe2\x80\xae", "\xff"})
+    for (const char* raw : {"\xc2\x9b", "\xc2\x85", "\xe2\x80\xae", "\xff", "\x7f"})
         EXPECT_EQ(text.find(raw), std::string::npos) << text;
     EXPECT_NE(text.find("\\u009B"), std::string::npos) << text;
+    EXPECT_NE(text.find("\\u007F"), std::string::npos) << text;  // DEL too, as nlohmann's ensure_ascii
     EXPECT_NE(text.find("\\u202E"), std::string::npos) << text;
     const auto doc = nlohmann::ordered_json::parse(text);
     EXPECT_EQ(doc["nodes"][0]["address"],
               "gpu\xc2\x9b"
-              "01:9499");
+              "01\x7f:9499");
     EXPECT_EQ(doc["nodes"][1]["address"], "bad\xef\xbf\xbd:9499");  // invalid UTF-8 is U+FFFD
     EXPECT_EQ(doc["errors"].size(), 2u);
 }
