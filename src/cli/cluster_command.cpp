@@ -1,4 +1,5 @@
 #include "musatop/cli/cluster_command.hpp"
+#include "musatop/util/stdout_writer.hpp"
 #include "musatop/cli/one_shot.hpp"
 
 #include <sys/resource.h>
@@ -202,15 +203,19 @@ int run_prometheus(const Options& options, const cluster::NodeFilter& filter, bo
 
 int print_once(const Options& options, const cluster::ClusterSnapshot& view) {
     const cluster::TextOptions text = text_options(options);
-    if (options.json) cluster::write_cluster_json(std::cout, view, options.filter, options.cluster.free);
-    else std::cout << cluster::render_cluster_text(view, options.filter, text);
-    std::cout << std::flush;
+    // Rendered whole, then written at once: 100,000 nodes streamed into std::cout a
+    // character at a time took seconds past --timeout.
+    std::ostringstream out;
+    if (options.json) cluster::write_cluster_json(out, view, options.filter, options.cluster.free);
+    else out << cluster::render_cluster_text(view, options.filter, text);
+    if (print_stdout(out.str()) != 0) return 1;
     return view.all_ok() ? 0 : 1;
 }
 
 }  // namespace
 
 int run_cluster(const Options& options, bool interactive) {
+    const MonoTime started = mono_now();
     // One socket per node: a thousand nodes need more than the usual soft limit of
     // 1024 descriptors; the hard limit is ours to use (as Go programs do by default).
     if (rlimit limit{}; ::getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max) {
@@ -232,9 +237,13 @@ int run_cluster(const Options& options, bool interactive) {
             every << "from the nodes, every " << options.interval_seconds << " s";
             return run_cluster_screen(options, std::move(source), filter.value(), every.str());
         }
-        // A round: every node answers, fails or times out within the timeout.
+        // A round: every node answers, fails or times out within the timeout. The
+        // first counts from the command's start: 100,000 nodes take a second to set up.
+        std::optional<MonoTime> first = started;
         return print_rounds(options, [&](const CancelToken& cancel) {
-            const auto until = mono_now() + to_duration(settings.timeout + Seconds(0.25));
+            const MonoTime from = first.value_or(mono_now());
+            first.reset();
+            const auto until = from + to_duration(settings.timeout + Seconds(0.25));
             return cluster::filtered(source->round(until, cancel), filter.value());
         });
     } catch (const UsageProblem& problem) {

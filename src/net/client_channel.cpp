@@ -9,6 +9,7 @@
 
 #include <cerrno>
 #include <climits>
+#include <cstdio>
 
 namespace musatop::net {
 
@@ -112,7 +113,17 @@ void Channel::abandon() {
 }
 
 void Channel::time_out(MonoTime now, const Done& done) {
-    fail(timeout_text(std::chrono::duration<double>(now - started_).count()), done);
+    const double seconds = std::chrono::duration<double>(now - started_).count();
+    // glibc resolves about 20 names at a time: with thousands of nodes most wait
+    // their turn, which is no sign of the node. The lookup goes on into the next round.
+    if (phase_ == Phase::resolving) {
+        char text[160];
+        std::snprintf(text, sizeof text,
+                      "its name was still being resolved after %.1f s (the system resolver takes a few at a time)",
+                      seconds);
+        return fail(text, done);
+    }
+    fail(timeout_text(seconds), done);
 }
 
 void Channel::connect_next(const Done& done) {

@@ -33,6 +33,7 @@ namespace {
 
 constexpr std::uint64_t kCancelTag = ~std::uint64_t{0};
 constexpr auto kLookupPoll = std::chrono::milliseconds(5);  // getaddrinfo_a has no fd to wait on
+constexpr std::size_t kLookupsPolledPerPass = 64;
 
 }  // namespace
 
@@ -90,9 +91,13 @@ void HttpClient::round(MonoTime until, CancelToken cancel, const Done& done) {
         const MonoTime now = mono_now();
         MonoTime wake = until;
         bool resolving = false;
+        // glibc starts lookups in the order they were asked, about 20 at a time, so
+        // only the first still running can have finished: polling those keeps a pass
+        // short with 100,000 names (gai_error on every one took most of the round).
+        std::size_t lookups_polled = 0;
         for (auto& channel : st.channels) {
             if (channel.idle()) continue;
-            channel.check_lookup(done);
+            if (!channel.resolving() || lookups_polled++ < kLookupsPolledPerPass) channel.check_lookup(done);
             if (channel.idle()) continue;
             if (now >= channel.deadline()) {
                 channel.time_out(now, done);

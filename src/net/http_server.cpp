@@ -235,12 +235,14 @@ struct HttpServer::State {
         }
     }
 
-    // A connection whose first request is on its way gets one last read: a head
-    // that arrived behind a burst of connects is answered, not lost to it.
+    // A connection gets one last read before it goes: a head that arrived behind
+    // a burst of connects, or on a kept connection just as it was chosen, is
+    // answered, not dropped (0.44 % of requests on kept connections were).
     void evict(std::uint64_t id) {
         auto found = connections.find(id);
         if (found == connections.end()) return;
-        if (found->second->phase == Phase::head || found->second->phase == Phase::handshake) {
+        const Phase phase = found->second->phase;
+        if (phase == Phase::head || phase == Phase::handshake || phase == Phase::idle) {
             step(id);
             found = connections.find(id);
             if (found == connections.end() || found->second->phase == Phase::queued) return;
