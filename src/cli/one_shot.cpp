@@ -16,25 +16,11 @@
 #include "musatop/output/json_output.hpp"
 #include "musatop/output/text_output.hpp"
 #include "musatop/util/cancel.hpp"
+#include "musatop/util/stdout_writer.hpp"
 #include "musatop/util/stop_signals.hpp"
 
 namespace musatop::cli {
-namespace {
-
-// 0 when written, or when the reader went away (EPIPE: `| head` is not a failure);
-// otherwise the errno of the failed write.
-int write_all(const std::string& text) {
-    std::size_t done = 0;
-    while (done < text.size()) {
-        const ssize_t n = ::write(STDOUT_FILENO, text.data() + done, text.size() - done);
-        if (n < 0 && errno == EINTR) continue;
-        if (n < 0) return errno == EPIPE ? 0 : errno;
-        done += static_cast<std::size_t>(n);
-    }
-    return 0;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 Paint text_paint(const Options& options) {
     if (options.color_forced) return Paint{*options.color_forced};
@@ -80,11 +66,7 @@ int run_one_shot(const Options& options, Source& source) {
     const Snapshot snapshot = source.collect(canceller.token());
     if (stop.received()) return 128 + stop.received();
     const Snapshot view = apply_view(snapshot, options.filter);
-    if (const int error = write_all(rendered(options, view))) {
-        const std::string message = std::string("musatop: cannot write the output: ") + std::strerror(error) + "\n";
-        [[maybe_unused]] const ssize_t reported = ::write(STDERR_FILENO, message.data(), message.size());
-        return 1;
-    }
+    if (print_stdout(rendered(options, view)) != 0) return 1;
     return snapshot.failed() ? 1 : 0;
 }
 

@@ -1,4 +1,5 @@
 #include "musatop/cli/recording_commands.hpp"
+#include "musatop/util/stdout_writer.hpp"
 
 #include <signal.h>
 #include <unistd.h>
@@ -84,14 +85,15 @@ int print_window(replay::RecordingIndex& frames, WallTime from, WallTime to, con
         if (frames.time(i) < from || frames.time(i) > to) continue;
         auto snapshot = frames.load(i);
         if (!snapshot.ok()) {
-            std::cout << std::flush;
             std::cerr << "musatop replay: " << sanitize(snapshot.error()) << "\n";
             return 1;
         }
-        std::cout << render_json_compact(apply_view(snapshot.value(), filter)) << "\n";
-        if (!std::cout) return 0;  // a closed pipe (`| head`) ends the output, not an error
+        switch (write_stdout(render_json_compact(apply_view(snapshot.value(), filter)) + "\n")) {
+            case Written::ok: break;
+            case Written::reader_gone: return 0;  // `| head` ends the output, not an error
+            case Written::failed: return 1;
+        }
     }
-    std::cout << std::flush;
     return 0;
 }
 
@@ -155,8 +157,7 @@ int run_replay(const Options& options) {
         return 1;
     }
     const Snapshot view = apply_view(snapshot.value(), options.filter);
-    std::cout << (options.json ? render_json(view) : render_text(view, text_paint(options))) << std::flush;
-    return 0;
+    return print_stdout(options.json ? render_json(view) : render_text(view, text_paint(options)));
 }
 
 }  // namespace musatop::cli

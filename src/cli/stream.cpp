@@ -8,23 +8,11 @@
 #include <csignal>
 #include <cstring>
 
+#include "musatop/util/stdout_writer.hpp"
 #include "musatop/util/stop_signals.hpp"
 
 namespace musatop::cli {
 namespace {
-
-enum class Written { ok, reader_gone, failed };
-
-Written write_all(const std::string& text) {
-    std::size_t done = 0;
-    while (done < text.size()) {
-        const ssize_t n = ::write(STDOUT_FILENO, text.data() + done, text.size() - done);
-        if (n < 0 && errno == EINTR) continue;
-        if (n < 0) return errno == EPIPE ? Written::reader_gone : Written::failed;
-        done += static_cast<std::size_t>(n);
-    }
-    return Written::ok;
-}
 
 // Waits until `deadline` or a stop signal (which pokes the canceller); true when stopped.
 bool wait_until(MonoTime deadline, const Canceller& canceller) {
@@ -55,15 +43,10 @@ int run_stream(const StreamSettings& settings, const std::function<StreamSample(
         last_failed = out.failed;
         if (settings.framing == Framing::redraw) out.text = "\x1b[H\x1b[2J" + out.text;
         else if (settings.framing == Framing::blocks && done > 0) out.text = "\n" + out.text;
-        switch (write_all(out.text)) {
+        switch (write_stdout(out.text)) {
             case Written::ok: break;
             case Written::reader_gone: return 0;
-            case Written::failed: {
-                const std::string message =
-                    std::string("musatop: cannot write the output: ") + std::strerror(errno) + "\n";
-                [[maybe_unused]] const ssize_t reported = ::write(STDERR_FILENO, message.data(), message.size());
-                return 1;
-            }
+            case Written::failed: return 1;
         }
     }
     return last_failed ? 1 : 0;

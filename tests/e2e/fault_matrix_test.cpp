@@ -129,3 +129,25 @@ TEST(FaultMatrix, StdoutFull) {
     EXPECT_EQ(run.out.rfind("status=1\n", 0), 0u) << run.out;
     EXPECT_NE(run.out.find("No space left on device"), std::string::npos);
 }
+
+// One way to write stdout for every mode (issue 34 #4): the cluster view, replay
+// and a stream fail as loudly as --once does.
+TEST(FaultMatrix, StdoutFullInEveryMode) {
+    Scenario scenario;
+    scenario.use_reference_fixtures();
+    ASSERT_EQ(
+        scenario.run({"record", (scenario.dir() / "r.jsonl.gz").string(), "--interval", "0.1", "--duration", "0.3"})
+            .exit_code,
+        0);
+    for (const std::string& args :
+         {std::string("--nodes 127.0.0.1:1 --json --timeout 0.5"),
+          std::string("--nodes 127.0.0.1:1 --once --timeout 0.5"), std::string("replay r.jsonl.gz --json"),
+          std::string("replay r.jsonl.gz --once"), std::string("replay r.jsonl.gz --json --from +0s"),
+          std::string("--json --interval 0.1 --count 2")}) {
+        const auto run =
+            scenario.run_script("\"$1\" " + args + " > /dev/full 2> err.txt; echo \"status=$?\"; cat err.txt\n");
+        EXPECT_EQ(run.out.rfind("status=1\n", 0), 0u) << args << ": " << run.out;
+        EXPECT_NE(run.out.find("musatop: cannot write the output: No space left on device"), std::string::npos)
+            << args << ": " << run.out;
+    }
+}
