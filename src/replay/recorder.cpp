@@ -30,7 +30,14 @@ Recorder::~Recorder() { close_file(); }
 
 Result<std::unique_ptr<Recorder>> Recorder::open(const RecorderSettings& settings, const Header& header) {
     std::unique_ptr<Recorder> recorder(new Recorder(settings, header));
-    const bool exists = std::filesystem::exists(settings.path);
+    std::error_code error;
+    // An empty file is what a full disk leaves at a rotation: nothing in it to keep,
+    // so --append starts it anew (the parts before it are replayed as before).
+    const bool empty = std::filesystem::is_regular_file(std::filesystem::symlink_status(settings.path, error)) &&
+                       std::filesystem::file_size(settings.path, error) == 0 && !error;
+    const bool exists = std::filesystem::exists(std::filesystem::symlink_status(settings.path, error)) && !empty;
+    if (empty && settings.mode == OpenMode::append)
+        recorder->note_ = settings.path + " was empty (a disk that filled at a rotation): it starts anew";
     if (exists && settings.mode == OpenMode::create)
         return Error{settings.path + " exists; --append continues it, --force replaces it"};
     if (exists && settings.mode == OpenMode::append) {

@@ -62,7 +62,8 @@ std::vector<std::string> Recording::notes() const {
                       "on from the next part");
     for (const auto& where : oversized)
         out.push_back("a record longer than " + std::to_string(kMaxLineBytes >> 20) + " MiB in " + where +
-                      ": the rest of that file skipped");
+                      " skipped; the records after it are replayed");
+    for (const auto& part : skipped_parts) out.push_back("skipped " + part + "; the other files are replayed");
     for (const auto& part : missing_parts)
         out.push_back("missing from the rotated set: " + part + "; the rest is replayed");
     for (const auto& step : clock_steps) {

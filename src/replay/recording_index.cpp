@@ -34,12 +34,14 @@ Result<UniqueFd> open_recording(const std::string& path) {
 }
 
 // Calls `on_line(text, offset)` for each whole line of the stream's text; a line
-// longer than kMaxLineBytes stops the pass. Returns false if it stopped so, and
-// counts an unfinished last line as a torn tail.
-template <typename OnLine>
-Result<bool> each_line(GzipStream& stream, Recording& r, OnLine&& on_line) {
+// longer than kMaxLineBytes is never held whole: it is dropped up to its end and
+// said through `on_oversized(offset)`, and the lines after it are read. Returns
+// false when `on_line` asked to stop; counts an unfinished last line as a torn tail.
+template <typename OnLine, typename OnOversized>
+Result<bool> each_line(GzipStream& stream, Recording& r, OnLine&& on_line, OnOversized&& on_oversized) {
     std::string line;
     std::uint64_t line_start = 0;
+    bool dropping = false;  // inside a line over the limit
     std::vector<char> chunk(kChunkBytes);
     for (;;) {
         auto got = stream.read(chunk.data(), chunk.size());
@@ -50,16 +52,22 @@ Result<bool> each_line(GzipStream& stream, Recording& r, OnLine&& on_line) {
         while (!text.empty()) {
             const auto end = text.find('\n');
             const auto piece = text.substr(0, end);
-            if (line.size() + piece.size() > kMaxLineBytes) return false;
-            line.append(piece);
+            if (!dropping && line.size() + piece.size() > kMaxLineBytes) {
+                on_oversized(line_start);
+                dropping = true;
+                line.clear();
+                line.shrink_to_fit();
+            }
+            if (!dropping) line.append(piece);
             if (end == std::string_view::npos) break;
-            if (!on_line(std::string_view(line), line_start)) return true;
+            if (!dropping && !on_line(std::string_view(line), line_start)) return false;
+            dropping = false;
             line.clear();
             line_start = chunk_start + (text.data() - chunk.data()) + end + 1;
             text.remove_prefix(end + 1);
         }
     }
-    if (!line.empty()) ++r.torn_tail;
+    if (!line.empty() || dropping) ++r.torn_tail;
     return true;
 }
 
@@ -106,10 +114,13 @@ Result<Header> first_header(int fd, const std::string& path) {
     Recording ignored;
     RecordingScanner scanner(ignored);
     std::optional<Result<Header>> header;
-    auto read = each_line(stream, ignored, [&](std::string_view line, std::uint64_t) {
-        header = scanner.begin_part(line, path, 0);
-        return false;
-    });
+    auto read = each_line(
+        stream, ignored,
+        [&](std::string_view line, std::uint64_t) {
+            header = scanner.begin_part(line, path, 0);
+            return false;
+        },
+        [](std::uint64_t) {});
     if (!read.ok()) return Error{path + ": " + read.error()};
     if (!header) return Error{path + ": not a musatop recording (no musatop-recording header)"};
     return *header;
@@ -194,13 +205,21 @@ Result<RecordingIndex> read_recordings(const std::vector<std::string>& given) {
     RecordingIndex index;
     Recording& r = index.recording_;
     std::vector<std::pair<Header, RecordingIndex::Part>> opened;
+    // One file that cannot be read (a current file left empty by a full disk, a
+    // stray file named like a part) costs that file, never the set: it is named
+    // and the others are replayed.
+    std::optional<Error> first_problem;
     for (const auto& path : files_in_order(given, r.missing_parts)) {
         auto fd = open_recording(path);
-        if (!fd.ok()) return Error{fd.error()};
-        auto header = first_header(fd->get(), path);
-        if (!header.ok()) return Error{header.error()};
+        auto header = fd.ok() ? first_header(fd->get(), path) : Result<Header>(Error{fd.error()});
+        if (!header.ok()) {
+            if (!first_problem) first_problem = Error{header.error()};
+            r.skipped_parts.push_back(header.error());
+            continue;
+        }
         opened.push_back({header.value(), RecordingIndex::Part{path, std::move(fd.value()), {}}});
     }
+    if (opened.empty()) return *first_problem;
     if (given.size() > 1)
         std::stable_sort(opened.begin(), opened.end(),
                          [](const auto& a, const auto& b) { return a.first.started_at < b.first.started_at; });
@@ -210,14 +229,16 @@ Result<RecordingIndex> read_recordings(const std::vector<std::string>& given) {
         const auto number = static_cast<std::uint32_t>(index.parts_.size());
         GzipStream stream(part.fd.get(), kCheckpointSpacingBytes);
         bool first = true;
-        auto whole = each_line(stream, r, [&](std::string_view line, std::uint64_t offset) {
-            if (first) (void)scanner.begin_part(line, part.path, number);  // read once already: valid
-            else scanner.line(line, offset);
-            first = false;
-            return true;
-        });
+        auto whole = each_line(
+            stream, r,
+            [&](std::string_view line, std::uint64_t offset) {
+                if (first) (void)scanner.begin_part(line, part.path, number);  // read once already: valid
+                else scanner.line(line, offset);
+                first = false;
+                return true;
+            },
+            [&](std::uint64_t offset) { r.oversized.push_back(part.path + " at byte " + std::to_string(offset)); });
         if (!whole.ok()) return Error{part.path + ": " + whole.error()};
-        if (!whole.value()) r.oversized.push_back(part.path + " at byte " + std::to_string(stream.text_offset()));
         r.damaged_members += stream.report().damaged_members;
         part.checkpoints = stream.take_checkpoints();
         index.parts_.push_back(std::move(part));

@@ -112,6 +112,28 @@ TEST(RecordCommand, OverwriteAppendAndBadFlags) {
     EXPECT_EQ(not_gzip.err, "musatop replay: " + (scenario.dir() / "plain.txt").string() + ": not a gzip file\n");
 }
 
+// A disk that filled at a rotation leaves the current file empty: replay reads the
+// parts before it and says what it skipped, --append starts the file anew.
+TEST(RecordCommand, AnEmptyCurrentFileCostsNothingOfTheSet) {
+    Scenario scenario;
+    changing(scenario);
+    const std::string file = (scenario.dir() / "r.rec").string();
+    ASSERT_EQ(scenario.run({"record", file, "--interval", "0.1", "--duration", "0.3"}).exit_code, 0);
+    std::filesystem::rename(file, file + ".1");
+    scenario.set("r.rec", "");
+    scenario.set("r.rec.7", "a stray file named like a part\n");
+    const auto replayed = scenario.run({"replay", file, "--json", "--from", "+0s"});
+    EXPECT_EQ(replayed.exit_code, 0) << replayed.err;
+    const auto before = json_lines(replayed.out).size();
+    EXPECT_GE(before, 2u);
+    EXPECT_NE(replayed.err.find("skipped " + file + ": empty file"), std::string::npos) << replayed.err;
+    EXPECT_NE(replayed.err.find("skipped " + file + ".7"), std::string::npos) << replayed.err;
+    const auto appended = scenario.run({"record", file, "--append", "--interval", "0.1", "--duration", "0.3"});
+    EXPECT_EQ(appended.exit_code, 0) << appended.err;
+    EXPECT_NE(appended.err.find("was empty"), std::string::npos) << appended.err;
+    EXPECT_GT(json_lines(scenario.run({"replay", file, "--json", "--from", "+0s"}).out).size(), before);
+}
+
 // --record to a folder it cannot write to is refused before any screen starts
 // (it used to record nothing and exit 0); so is a symlink for `record`.
 TEST(RecordCommand, AnUnwritablePathOrASymlinkIsRefusedAtOnce) {

@@ -37,6 +37,14 @@ TEST(ProcParse, CmdlineJoin) {
               "sleep 300");
     EXPECT_EQ(join_cmdline(""), "");
     EXPECT_EQ(join_cmdline(std::string("a\0\0b\0", 5)), "a  b");
+    // A command line past the bound is cut on a character boundary, and says so.
+    EXPECT_EQ(join_cmdline(std::string(5000, 'x')), std::string(4093, 'x') + "\u2026");
+    EXPECT_EQ(join_cmdline(std::string(5000, 'x')).size(), kMaxCommandBytes);
+    EXPECT_EQ(join_cmdline("a\xc3\xa9"
+                           "bcd",
+                           5),
+              "a\u2026");  // é is not split
+    EXPECT_EQ(join_cmdline("abc", 3), "abc");
 }
 
 TEST(ProcParse, CpuTimesAndPercent) {

@@ -143,7 +143,9 @@ TEST(RecordingIndex, FramesDecodeTheSameInAnyOrder) {
 
 // A line without an end (a gzip bomb: 20 MiB of one byte) is not read into memory:
 // the frames before it are kept and the rest of the file is said to be skipped.
-TEST(RecordingIndex, ALineWithoutAnEndStopsThatFileNotTheReplay) {
+// A record over the limit (a frame swollen by other users' command lines) is
+// skipped and said; the records after it are replayed.
+TEST(RecordingIndex, AnOversizedRecordIsSkippedAndTheRestRead) {
     TempDir dir;
     const std::string path = (dir / "bomb.rec").string();
     Header h;
@@ -155,9 +157,35 @@ TEST(RecordingIndex, ALineWithoutAnEndStopsThatFileNotTheReplay) {
     musatop::testing::write_text(path, bytes);
     auto index = read_recordings({path});
     ASSERT_TRUE(index.ok()) << index.error();
-    EXPECT_EQ(index->size(), 2u);
+    ASSERT_EQ(index->size(), 3u);
+    EXPECT_EQ(index.value().load(2)->sampled_at, at(102));
     ASSERT_EQ(index->recording().oversized.size(), 1u);
     EXPECT_EQ(index->recording().notes().back().rfind("a record longer than 16 MiB in " + path + " at byte ", 0), 0u);
+    EXPECT_NE(index->recording().notes().back().find("the records after it are replayed"), std::string::npos);
+}
+
+// One part that cannot be read (the current file left empty by a full disk, a
+// stray text file named like a part) costs that part, never the set.
+TEST(RecordingIndex, AnUnreadablePartIsNamedAndTheOthersReplayed) {
+    TempDir dir;
+    const std::string path = (dir / "set.rec").string();
+    record(path + ".2", {100, 101});
+    record(path + ".1", {102, 103});
+    musatop::testing::write_text(path + ".3", "not a recording\n");
+    musatop::testing::write_text(path, "");
+    auto index = read_recordings({path});
+    ASSERT_TRUE(index.ok()) << index.error();
+    ASSERT_EQ(index->size(), 4u);
+    EXPECT_EQ(index.value().load(0)->sampled_at, at(100));
+    EXPECT_EQ(index.value().load(3)->sampled_at, at(103));
+    const auto& skipped = index->recording().skipped_parts;
+    ASSERT_EQ(skipped.size(), 2u);
+    EXPECT_NE(skipped[0].find(path + ".3"), std::string::npos) << skipped[0];
+    EXPECT_NE(skipped[1].find(path + ": empty file"), std::string::npos) << skipped[1];
+    // Nothing readable at all is still an error.
+    musatop::testing::write_text(path + ".1", "x");
+    musatop::testing::write_text(path + ".2", "x");
+    EXPECT_FALSE(read_recordings({path}).ok());
 }
 
 // A wall clock stepped back (NTP, a resumed VM): every frame is replayed in the

@@ -53,7 +53,8 @@ struct Recording {
     std::size_t torn_tail = 0;               // an incomplete last record (the recorder was killed mid-write)
     std::size_t bad_lines = 0;               // lines that are not a snapshot
     std::size_t damaged_members = 0;         // gzip members cut short with another behind them
-    std::vector<std::string> oversized;      // "FILE at byte N": a line over kMaxLineBytes, the rest of FILE skipped
+    std::vector<std::string> oversized;      // "FILE at byte N": a line over kMaxLineBytes, skipped
+    std::vector<std::string> skipped_parts;  // "FILE: why": a file of the set that cannot be read
     std::vector<std::string> missing_parts;  // gaps in a rotated set: "FILE.2", "FILE.4 to FILE.6"
     std::vector<ClockStep> clock_steps;
     std::vector<std::string> notes() const;  // one line per kind of skip, for stderr

@@ -81,9 +81,18 @@ std::optional<std::uint64_t> parse_statm_resident_pages(std::string_view text) {
     return to_number<std::uint64_t>(values[1]);
 }
 
-std::string join_cmdline(std::string_view raw) {
+std::string join_cmdline(std::string_view raw, std::size_t max_bytes) {
     while (!raw.empty() && raw.back() == '\0') raw.remove_suffix(1);
+    constexpr std::string_view kCut = "\u2026";
+    bool cut = false;
+    if (raw.size() > max_bytes && max_bytes >= kCut.size()) {
+        std::size_t keep = max_bytes - kCut.size();
+        while (keep > 0 && (static_cast<unsigned char>(raw[keep]) & 0xC0) == 0x80) --keep;  // not mid-character
+        raw = raw.substr(0, keep);
+        cut = true;
+    }
     std::string joined(raw);
+    if (cut) joined.append(kCut);
     for (char& c : joined)
         if (c == '\0') c = ' ';
     return joined;

@@ -99,7 +99,7 @@ ProcessEnricher::Lookup ProcessEnricher::look_up(std::int64_t pid, double wall_s
     }
     lookup.uid = parse_status_real_uid(status_file.content);
 
-    const auto cmdline = read_file(dir + "/cmdline");
+    const auto cmdline = read_file(dir + "/cmdline", kMaxCommandBytes + 1);
     if (!cmdline.ok()) {
         lookup.status = status_for(cmdline.error);
         return lookup;

@@ -34,8 +34,14 @@ std::optional<std::uint32_t> parse_status_real_uid(std::string_view text);
 // Resident pages: the second field of /proc/<pid>/statm.
 std::optional<std::uint64_t> parse_statm_resident_pages(std::string_view text);
 
-// NUL-separated arguments joined by single spaces (trailing NULs ignored).
-std::string join_cmdline(std::string_view raw);
+// What a snapshot carries of a command line: more than any screen shows and
+// enough to tell jobs apart, and a bound on a frame that no other user's process
+// can move (three 1.1 MB command lines made a recording 18 MB a frame).
+inline constexpr std::size_t kMaxCommandBytes = 4096;
+
+// NUL-separated arguments joined by single spaces (trailing NULs ignored), cut to
+// `max_bytes` on a character boundary with "…" saying so.
+std::string join_cmdline(std::string_view raw, std::size_t max_bytes = kMaxCommandBytes);
 
 struct CpuTimes {
     std::uint64_t busy_ticks = 0;
