@@ -41,13 +41,17 @@ void attach_process_util(std::vector<GpuProcess>& processes, std::int64_t device
 // Each gpuNN whose PCI function GMI lists lends that GPU its driver status; one
 // that cannot be tied is not guessed onto a GPU.
 void attach_driver_status(Snapshot& snapshot, const driver::DriverTree& tree, bool process_util) {
+    if (tree.blocked) {  // every GPU's driver readings are unknown, and each says why
+        for (auto& device : snapshot.devices) device.driver_reason = device.driver_events_reason = tree.absent;
+        return;
+    }
     for (const auto& gpu : tree.gpus) {
         bool tied = false;
         for (auto& device : snapshot.devices)
             if (gpu.bus_id && device.bus_id && driver::same_pci_function(*device.bus_id, *gpu.bus_id)) {
                 device.driver = gpu.status;
                 device.driver_reason = gpu.status_error;
-                device.driver_events = driver::distinct_events(gpu.events);
+                if (!gpu.events_error) device.driver_events = driver::distinct_events(gpu.events);
                 device.driver_events_reason = gpu.events_error;
                 if (process_util) attach_process_util(snapshot.processes, device.index, gpu);
                 tied = true;
@@ -79,7 +83,7 @@ Snapshot LocalSource::collect(const CancelToken& cancel) {
     enricher_.enrich(snapshot.processes, wall_now(), mono_now());
     snapshot.processes_unverified_reason = enricher_.unverified_reason();
     // The driver's files are read even when GMI fails: then they are what is left.
-    const auto tree = driver_.read(process_util_);
+    const auto tree = driver_.read(process_util_, settings_.timeout, cancel.fd());
     attach_driver_status(snapshot, tree, process_util_);
     if (process_util_)
         for (auto& process : snapshot.processes)

@@ -20,16 +20,16 @@ void EventTally::observe(std::vector<Device>& devices) {
         const auto key = device.bus_id ? device.bus_id : device.uuid;
         if (!key) continue;
         PerGpu& gpu = gpus_[*key];
-        if (device.driver_events_reason) {  // not read this round: nothing is known to be new
+        if (!device.driver_events) {  // not read this round: nothing is known to be new
             device.driver_event_totals = gpu.totals;
             continue;
         }
-        for (const auto& event : device.driver_events) {
+        for (const auto& event : *device.driver_events) {
             const bool seen = std::any_of(gpu.previous.begin(), gpu.previous.end(),
                                           [&](const DriverEvent& old) { return same_event(old, event); });
             if (!seen) add(gpu.totals, event);
         }
-        gpu.previous = device.driver_events;
+        gpu.previous = *device.driver_events;
         device.driver_event_totals = gpu.totals;
     }
 }

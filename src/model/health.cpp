@@ -66,7 +66,8 @@ std::string event_finding(const DriverEvent& e, Seconds age) {
 // Warning and fatal events of the window; gen1 records carry no severity and are
 // left to the details dialog.
 void event_findings(Device& device, WallTime now, Seconds window) {
-    for (const auto& e : device.driver_events) {
+    if (!device.driver_events) return;
+    for (const auto& e : *device.driver_events) {
         if (e.severity != EventSeverity::warning && e.severity != EventSeverity::fatal) continue;
         const Seconds age = now - WallTime(std::chrono::seconds(e.time_seconds));
         if (age <= window && age >= Seconds(-60)) device.health.push_back(event_finding(e, std::max(age, Seconds(0))));

@@ -148,14 +148,16 @@ Problem read_status(const json& value, std::optional<DriverStatus>& out) {
     return std::nullopt;
 }
 
-Problem read_events(const json& value, std::vector<DriverEvent>& out) {
+Problem read_events(const json& value, std::optional<std::vector<DriverEvent>>& out) {
     if (value.is_null()) return std::nullopt;
     if (!value.is_array()) return std::string("driver_events is not a list");
+    std::vector<DriverEvent> events;
     for (const auto& item : value) {
         DriverEvent event;
         if (auto problem = event_of(item, event)) return problem;
-        out.push_back(std::move(event));
+        events.push_back(std::move(event));
     }
+    out = std::move(events);
     return std::nullopt;
 }
 

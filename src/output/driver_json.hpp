@@ -25,7 +25,7 @@ json untied_json(const std::vector<UntiedDriverGpu>& untied);
 
 // Each returns the problem, if any; `out` holds what was read before it.
 std::optional<std::string> read_status(const json& value, std::optional<DriverStatus>& out);
-std::optional<std::string> read_events(const json& value, std::vector<DriverEvent>& out);
+std::optional<std::string> read_events(const json& value, std::optional<std::vector<DriverEvent>>& out);
 std::optional<std::string> read_engines(const json& value, const char* key, std::vector<EngineUtilization>& out);
 std::optional<std::string> read_untied(const json& value, std::vector<UntiedDriverGpu>& out);
 

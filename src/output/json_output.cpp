@@ -58,7 +58,7 @@ json process_json(const GpuProcess& p) {
 json device_json(const Device& d) {
     json out = row_json(d, json_fields::kDevice);
     out["driver"] = driver_json::status_json(d.driver);
-    out["driver_events"] = driver_json::events_json(d.driver_events);
+    out["driver_events"] = d.driver_events ? driver_json::events_json(*d.driver_events) : nullptr;
     return out;
 }
 

@@ -99,6 +99,7 @@ TEST(DriverFiles, StatusAndEventsAreAppendedKeysAndHealthLines) {
     EXPECT_TRUE(gpu0["driver_events_reason"].is_null());
     EXPECT_EQ(doc["devices"][1]["driver_events_reason"],
               "event_report is off (enable_event_report=0) or not in this driver");
+    EXPECT_TRUE(doc["devices"][1]["driver_events"].is_null());  // unknown, never an empty list
     const auto text = scenario.run({"--once"}, std::chrono::seconds(20), {tree.env()});
     EXPECT_NE(text.out.find("HEALTH: GPU 0: driver event 0x05000002 MTBIOS GPU_BIOS_TRAP, fatal, "), std::string::npos)
         << text.out;
@@ -173,4 +174,35 @@ TEST(DriverFiles, BrokenFilesLeaveTheRestOfTheRound) {
     EXPECT_TRUE((*p)["gpu_utilization_reason"].get<std::string>().starts_with("proc_util: ")) << *p;
     EXPECT_TRUE((*process(doc, 3, 23456))["gpu_utilization_reason"].get<std::string>().find("no gpuNN") !=
                 std::string::npos);
+}
+
+// A driver file that blocks on read (a FIFO here, a driver waiting on a hung card
+// there) costs the driver's readings of that round, with the reason, never a hang:
+// --json ends within GMI's limit and a recording goes on.
+TEST(DriverFiles, AFileThatBlocksCostsItsReadingsNeverAHang) {
+    Scenario scenario;
+    scenario.use_reference_fixtures();
+    FakeDriverTree tree(scenario.dir() / "driver-root");
+    tree.add_gpu("gpu01", 1, "0000:07:00.0");
+    const auto fifo = scenario.dir() / "driver-root/proc/driver/musa/gpu01/status";
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);  // no writer: an open for reading never returns
+    const auto started = std::chrono::steady_clock::now();
+    const auto run = scenario.run({"--json", "--timeout", "1"}, std::chrono::seconds(20), {tree.env()});
+    EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(8));
+    const auto doc = json::parse(run.out);
+    EXPECT_EQ(doc["devices_stale"], false);
+    for (const auto& device : doc["devices"]) {
+        EXPECT_TRUE(device["driver"].is_null()) << device.dump();
+        EXPECT_TRUE(device["driver_events"].is_null()) << device.dump();
+        EXPECT_NE(device["driver_reason"].get<std::string>().find("did not answer within 1.0 s"), std::string::npos)
+            << device.dump();
+    }
+    const std::string file = (scenario.dir() / "r.rec").string();
+    const auto recorded = scenario.run({"record", file, "--timeout", "1", "--interval", "0.2", "--duration", "2.5"},
+                                       std::chrono::seconds(20), {tree.env()});
+    EXPECT_EQ(recorded.exit_code, 0) << recorded.err;
+    const auto replayed = scenario.run({"replay", file, "--json", "--from", "+0s"});
+    const auto frames = std::count(replayed.out.begin(), replayed.out.end(), '\n');
+    EXPECT_GE(frames, 2) << replayed.out;
+    EXPECT_NE(replayed.out.find("has been blocked for"), std::string::npos);  // later rounds start no new read
 }

@@ -25,7 +25,7 @@ std::uint64_t total_after(EventTally& tally, const std::string& bytes, bool unre
     std::vector<Device> devices(1);
     devices[0].bus_id = "00000000:18:00.0";
     devices[0].driver_events = driver::distinct_events(driver::parse_event_ring(bytes));
-    if (unread) devices[0].driver_event_totals.clear(), devices[0].driver_events_reason = "event_report: EINVAL";
+    if (unread) devices[0].driver_events.reset(), devices[0].driver_events_reason = "event_report: EINVAL";
     tally.observe(devices);
     std::uint64_t total = 0;
     for (const auto& t : devices[0].driver_event_totals) total += t.count;
@@ -61,7 +61,7 @@ TEST(EventTally, TotalsAreKeptPerGpuByBusIdNeverByIndex) {
     devices[0].driver_events = driver::parse_event_ring(ring(0, 3));
     tally.observe(devices);
     std::swap(devices[0], devices[1]);  // GMI lists them the other way round
-    devices[0].driver_events.clear();
+    devices[0].driver_events = std::vector<musatop::DriverEvent>{};
     devices[1].driver_events = driver::parse_event_ring(ring(0, 3));
     tally.observe(devices);
     EXPECT_TRUE(devices[0].driver_event_totals.empty());

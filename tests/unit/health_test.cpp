@@ -221,8 +221,9 @@ TEST(Health, RecentWarningAndFatalDriverEventsAreFindings) {
         e.text = "page 0x1f retired";
         return e;
     };
-    d.driver_events = {event(1800000000 - 7200, EventSeverity::fatal), event(1800000000 - 65, EventSeverity::notify),
-                       event(1800000000 - 65, std::nullopt), event(1800000000 - 65, EventSeverity::warning)};
+    d.driver_events = std::vector<musatop::DriverEvent>{
+        event(1800000000 - 7200, EventSeverity::fatal), event(1800000000 - 65, EventSeverity::notify),
+        event(1800000000 - 65, std::nullopt), event(1800000000 - 65, EventSeverity::warning)};
     s.devices = {d};
     HealthMonitor monitor;
     monitor.assess(s, MonoTime{});

@@ -210,7 +210,7 @@ Snapshot driver_snapshot() {
     fatal.text = "xid \"inject\"\n\x1b]0;title\x07";
     DriverEvent old;
     old.generation = 1, old.id = 7, old.time_seconds = 1796000000;  // gen1: no severity, scope, module
-    s.devices.at(0).driver_events = {old, fatal};
+    s.devices.at(0).driver_events = std::vector<musatop::DriverEvent>{old, fatal};
     s.processes.at(0).gpu_utilization_percent = 45;
     s.processes.at(0).gpu_engine_utilization = {{"2D", 0.0}, {"CMP", 45.0}};
     s.processes.at(1).gpu_utilization_reason = "proc_util lists no row for this process";

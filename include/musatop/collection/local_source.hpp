@@ -4,7 +4,7 @@
 
 #include <optional>
 
-#include "musatop/collection/driver/driver_reader.hpp"
+#include "musatop/collection/driver/bounded_driver_reader.hpp"
 #include "musatop/collection/gmi/gmi_source.hpp"
 #include "musatop/collection/procfs/host_sampler.hpp"
 #include "musatop/collection/procfs/process_enricher.hpp"
@@ -28,7 +28,7 @@ private:
     gmi::GmiSource gmi_;
     procfs::ProcessEnricher enricher_;
     procfs::HostSampler host_;
-    driver::DriverReader driver_;
+    driver::BoundedDriverReader driver_;
     bool process_util_ = false;
     HealthMonitor health_;
     EventTally events_;

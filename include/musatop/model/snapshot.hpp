@@ -59,8 +59,9 @@ struct Device {
     // ("status: Invalid argument", "event_report is off (enable_event_report=0)").
     std::optional<std::string> driver_reason;
     std::optional<std::string> driver_events_reason;
-    // The events of its driver ring (`event_report`), each once, oldest first.
-    std::vector<DriverEvent> driver_events;
+    // The events of its driver ring (`event_report`), each once, oldest first;
+    // unknown (null, never an empty list) where the ring was not read.
+    std::optional<std::vector<DriverEvent>> driver_events;
     // Events per id and severity since musatop started (model/event_tally.hpp); for
     // /metrics, not part of the JSON output.
     std::vector<EventTotal> driver_event_totals;

@@ -90,14 +90,16 @@ std::vector<std::string> driver_status_lines(const Device& d) {
 
 std::vector<std::string> driver_lines(const Device& d) {
     std::vector<std::string> lines = driver_status_lines(d);
-    if (!d.driver && !d.driver_events_reason && d.driver_events.empty()) return lines;
-    const std::string count = d.driver_events_reason    ? "N/A (" + sanitize(*d.driver_events_reason) + ")"
-                              : d.driver_events.empty() ? std::string("none in its ring")
-                                                        : std::to_string(d.driver_events.size()) + ", newest first";
+    if (!d.driver && !d.driver_events_reason && !d.driver_events) return lines;
+    const std::vector<DriverEvent> none;
+    const auto& events = d.driver_events ? *d.driver_events : none;
+    const std::string count = !d.driver_events ? "N/A (" + sanitize(d.driver_events_reason.value_or("not read")) + ")"
+                              : events.empty() ? std::string("none in its ring")
+                                               : std::to_string(events.size()) + ", newest first";
     lines.push_back("Driver events: " + count);
     constexpr std::size_t kShownEvents = 5;
-    for (std::size_t i = 0; i < std::min(kShownEvents, d.driver_events.size()); ++i)
-        lines.push_back("  " + event_line(d.driver_events[d.driver_events.size() - 1 - i]));
+    for (std::size_t i = 0; i < std::min(kShownEvents, events.size()); ++i)
+        lines.push_back("  " + event_line(events[events.size() - 1 - i]));
     return lines;
 }
 

@@ -38,6 +38,7 @@ struct DriverGpu {
 struct DriverTree {
     std::vector<DriverGpu> gpus;        // by NN
     std::optional<std::string> absent;  // "/proc/driver/musa: No such file or directory"
+    bool blocked = false;               // the files did not answer in time: `absent` says so
 };
 
 class DriverReader {
