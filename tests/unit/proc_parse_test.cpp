@@ -1,6 +1,9 @@
 #include <gtest/gtest.h>
 
 #include "musatop/collection/procfs/proc_parse.hpp"
+#include "musatop/collection/procfs/proc_reader.hpp"
+
+#include "test_support.hpp"
 
 using namespace musatop::procfs;
 
@@ -69,4 +72,17 @@ TEST(ProcParse, MeminfoUsesMemAvailable) {
     ASSERT_TRUE(old);
     EXPECT_EQ(old->used_bytes, 650 * 1024);
     EXPECT_FALSE(parse_meminfo("MemFree: 1 kB\n"));
+}
+
+// A bound is a bound: the driver's devname is read as 256 bytes (it returned 8 KiB,
+// 742 of them /etc/shadow's through a planted tree).
+TEST(ProcReader, NeverReadsPastTheBound) {
+    musatop::testing::TempDir dir;
+    musatop::testing::write_text(dir / "big", std::string(20000, 'x'));
+    for (const std::size_t bound : {std::size_t{1}, std::size_t{256}, std::size_t{8192}, std::size_t{8193}}) {
+        const auto read = read_file((dir / "big").string(), bound);
+        ASSERT_TRUE(read.ok());
+        EXPECT_EQ(read.content.size(), bound);
+    }
+    EXPECT_EQ(read_file((dir / "big").string()).content.size(), 20000u);
 }

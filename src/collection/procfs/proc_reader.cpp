@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 
 #include "musatop/util/unique_fd.hpp"
@@ -17,8 +18,8 @@ FileRead read_file(const std::string& path, std::size_t max_bytes) {
         return result;
     }
     char buffer[8192];
-    for (;;) {
-        const ssize_t n = ::read(fd.get(), buffer, sizeof buffer);
+    while (result.content.size() < max_bytes) {  // never more than asked: a bound is a bound
+        const ssize_t n = ::read(fd.get(), buffer, std::min(sizeof buffer, max_bytes - result.content.size()));
         if (n < 0) {
             if (errno == EINTR) continue;
             result.error = errno;
@@ -26,7 +27,6 @@ FileRead read_file(const std::string& path, std::size_t max_bytes) {
         }
         if (n == 0) break;
         result.content.append(buffer, static_cast<std::size_t>(n));
-        if (result.content.size() >= max_bytes) break;
     }
     return result;
 }
