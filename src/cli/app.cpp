@@ -28,6 +28,7 @@
 #include "musatop/collection/procfs/process_enricher.hpp"
 #include "musatop/model/view_filter.hpp"
 #include "musatop/replay/recorder.hpp"
+#include "musatop/cli/privilege_guard.hpp"
 #include "musatop/serve/serve_app.hpp"
 #include "musatop/tui/tui_app.hpp"
 #include "musatop/util/version.hpp"
@@ -112,19 +113,27 @@ int run_serve_mode(const Options& options) {
 // Only the main screen reads its remembered state, so the files are read once to
 // learn which mode this is and, for the screen, again with the state beneath them.
 Result<LoadedSettings> settle_options(Options& options, const std::set<std::string>& explicit_keys,
-                                      const std::function<const char*(const char*)>& getenv) {
+                                      const std::function<const char*(const char*)>& getenv,
+                                      const std::optional<privilege::Invoker>& invoker) {
+    SettingPaths paths = setting_paths(getenv);
+    std::vector<std::string> refused;
+    if (invoker)
+        if (auto problem = guard_setting_paths(options, *invoker, paths, refused)) return Error{*problem};
     const bool local_only = options.serve || options.record || options.replay;
     if (const char* nodes = getenv("MUSATOP_NODES"); nodes && *nodes && !local_only && !options.cluster.active())
         options.cluster.nodes = nodes;
     const Options flags = options;
-    auto loaded = load_settings(options, explicit_keys, false, setting_paths(getenv), getenv);
+    auto loaded = load_settings(options, explicit_keys, false, paths, getenv);
     if (!loaded.ok()) return loaded;
+    loaded.value().warnings.insert(loaded.value().warnings.begin(), refused.begin(), refused.end());
     if (options.cluster.config_nodes && !local_only && !options.cluster.active())
         options.cluster.nodes = options.cluster.config_nodes;
     const bool screen = !options.once && !options.json && !local_only && !options.cluster.active();
     if (!screen) return loaded;
     options = flags;
-    return load_settings(options, explicit_keys, true, setting_paths(getenv), getenv);
+    auto again = load_settings(options, explicit_keys, true, paths, getenv);
+    if (again.ok()) again.value().warnings.insert(again.value().warnings.begin(), refused.begin(), refused.end());
+    return again;
 }
 
 }  // namespace
@@ -137,9 +146,15 @@ int run_program(const std::vector<std::string>& args, bool stdout_closed) {
     std::cerr << sanitize_lines(parsed.stderr_text) << std::flush;  // flag values echoed
     if (parsed.exit_code) return *parsed.exit_code;
     const auto getenv = [](const char* name) { return std::getenv(name); };
-    if (parsed.options.write_config) return write_config_file(parsed.options, getenv);
+    const auto invoker = privilege::elevated_for(getenv);
+    if (parsed.options.write_config) return write_config_file(parsed.options, getenv, invoker);
     Options& options = parsed.options;
-    const auto loaded = settle_options(options, parsed.explicit_keys, getenv);
+    auto loaded = settle_options(options, parsed.explicit_keys, getenv, invoker);
+    if (loaded.ok() && invoker) {
+        const char* path_variable = getenv("PATH");
+        if (auto refused = guard_options(options, *invoker, path_variable ? path_variable : ""))
+            loaded = Error{*refused};
+    }
     if (!loaded.ok()) {
         std::cerr << "musatop: error: " << sanitize(loaded.error()) << "\n";  // config values, MUSATOP_*
         return 2;

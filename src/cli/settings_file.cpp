@@ -247,7 +247,7 @@ SettingPaths setting_paths(const std::function<const char*(const char*)>& getenv
     };
     const auto in = [](std::string dir, const char* file) { return dir.empty() ? dir : dir + file; };
     return SettingPaths{in(base("XDG_CONFIG_HOME", "/.config"), "/musatop/config.toml"), "/etc/musatop/config.toml",
-                        in(base("XDG_STATE_HOME", "/.local/state"), "/musatop/state.toml")};
+                        in(base("XDG_STATE_HOME", "/.local/state"), "/musatop/state.toml"), ""};
 }
 
 }  // namespace musatop::cli

@@ -6,6 +6,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "musatop/cli/privilege_guard.hpp"
 #include "musatop/cli/settings.hpp"
 #include "musatop/cli/state_file.hpp"
 #include "musatop/util/safe_file.hpp"
@@ -39,9 +40,10 @@ Result<LoadedSettings> load_settings(Options& options, const std::set<std::strin
     // the user wrote in a file wins over a key press remembered from an earlier run.
     LoadedSettings loaded;
     if (screen && paths.state.empty()) {
-        loaded.warnings.push_back(
-            "no home directory (HOME is unset and the account has none): the screen's choices "
-            "are not remembered");
+        loaded.warnings.push_back(!paths.state_refused.empty()
+                                      ? paths.state_refused
+                                      : "no home directory (HOME is unset and the account has none): the screen's "
+                                        "choices are not remembered");
     } else if (screen) {
         loaded.state_path = paths.state;
         auto state = read_state(paths.state);
@@ -57,7 +59,8 @@ Result<LoadedSettings> load_settings(Options& options, const std::set<std::strin
     if (options.config_file) {
         if (auto error = add_file(*options.config_file, true)) return Error{*error};
     } else if (!options.no_config) {
-        if (auto error = add_file(paths.system, false)) return Error{*error};
+        if (!paths.system.empty())  // "" when a privileged run may not trust it
+            if (auto error = add_file(paths.system, false)) return Error{*error};
         if (!paths.user.empty())  // "" without a home: no per-user file
             if (auto error = add_file(paths.user, false)) return Error{*error};
     }
@@ -68,13 +71,19 @@ Result<LoadedSettings> load_settings(Options& options, const std::set<std::strin
     return loaded;
 }
 
-int write_config_file(const Options& options, const std::function<const char*(const char*)>& getenv) {
+int write_config_file(const Options& options, const std::function<const char*(const char*)>& getenv,
+                      const std::optional<privilege::Invoker>& invoker) {
     const std::string path = options.write_config->empty() ? setting_paths(getenv).user : *options.write_config;
     if (path.empty()) {
         std::cerr
             << "musatop: no home directory (HOME is unset and the account has none): give --write-config a FILE\n";
         return 1;
     }
+    if (invoker)
+        if (auto refused = guard_write(path, *invoker)) {
+            std::cerr << "musatop: " << sanitize(*refused) << "\n";
+            return 1;
+        }
     std::error_code error;
     if (fs::exists(fs::symlink_status(path, error)) && !options.force) {
         std::cerr << "musatop: " << sanitize(path) << " exists; add --force to replace it\n";

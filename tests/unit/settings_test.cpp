@@ -114,7 +114,7 @@ TEST(Settings, PrecedenceFlagsEnvironmentUserSystemStateDefaults) {
     };
     SettingPaths paths{write("user.toml", "interval = 2\nsort = \"pid\"\ntimeout = 5\n"),
                        write("system.toml", "interval = 3\ntimeout = 7\nascii = true\ngmi = \"/sys/gmi\"\n"),
-                       write("state.toml", "sort = \"user\"\ncompact = true\n")};
+                       write("state.toml", "sort = \"user\"\ncompact = true\n"), ""};
     Environment env;
     env.values = {{"MUSATOP_TIMEOUT", "9"}, {"MUSATOP_GMI", "/env/gmi"}};
     Options o;
@@ -156,7 +156,7 @@ TEST(Settings, BadFilesAndVariablesApplyNothing) {
     std::ofstream(user) << "interval = 2\ncolour = false\n";
     Options o;
     Environment env;
-    const auto loaded = load_settings(o, {}, false, {user, "/nonexistent/system.toml", ""}, env.getenv());
+    const auto loaded = load_settings(o, {}, false, {user, "/nonexistent/system.toml", "", ""}, env.getenv());
     ASSERT_FALSE(loaded.ok());
     EXPECT_EQ(loaded.error(), user + ":2:1: unknown key 'colour'");
     EXPECT_EQ(o.interval_seconds, 1.0);  // the good line before it was not applied either

@@ -6,6 +6,8 @@
 // built-in defaults.
 #pragma once
 
+#include "musatop/util/privilege.hpp"
+
 #include <functional>
 #include <optional>
 #include <set>
@@ -66,9 +68,10 @@ void apply_settings(Options& options, const SettingLayer& layer, const std::set<
 std::string default_config_text();
 
 struct SettingPaths {
-    std::string user;    // $XDG_CONFIG_HOME/musatop/config.toml (~/.config/...)
-    std::string system;  // /etc/musatop/config.toml
-    std::string state;   // $XDG_STATE_HOME/musatop/state.toml (~/.local/state/...)
+    std::string user;           // $XDG_CONFIG_HOME/musatop/config.toml (~/.config/...)
+    std::string system;         // /etc/musatop/config.toml
+    std::string state;          // $XDG_STATE_HOME/musatop/state.toml (~/.local/state/...)
+    std::string state_refused;  // why `state` is empty when it is not for want of a home
 };
 
 SettingPaths setting_paths(const std::function<const char*(const char*)>& getenv);
@@ -89,6 +92,8 @@ Result<LoadedSettings> load_settings(Options& options, const std::set<std::strin
                                      const SettingPaths& paths, const std::function<const char*(const char*)>& getenv);
 
 // --write-config [FILE]: the exit status, messages on stderr.
-int write_config_file(const Options& options, const std::function<const char*(const char*)>& getenv);
+// `invoker`: a root run acting for that user writes only where the user could.
+int write_config_file(const Options& options, const std::function<const char*(const char*)>& getenv,
+                      const std::optional<privilege::Invoker>& invoker = std::nullopt);
 
 }  // namespace musatop::cli
