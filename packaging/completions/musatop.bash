@@ -6,7 +6,7 @@ _musatop() {
     _init_completion -s || return
 
     local common="--help --version --once --json --interval --gpu --pid --user --job --container --sort
-        --reverse --ascii --process-util --count --query-gpu --query-compute-apps --format --loop --no-color --no-mouse --demo --gmi --record --timeout --config --no-config
+        --reverse --ascii --process-util --count --query-gpu --query-compute-apps --format --loop --no-color --no-mouse --demo --gmi --record --timeout --config --no-config --reveal-hidden-processes
         --write-config --force --nodes --nodes-file --node --show-pid --show-cmd --no-processes --node-user
         --node-password-file --node-ca --prometheus --prometheus-job --prometheus-user --prometheus-password-file
         --prometheus-bearer-token-file --prometheus-ca --prometheus-selector --prometheus-header-file

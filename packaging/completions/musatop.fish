@@ -19,6 +19,7 @@ complete -c musatop -l container -x -d 'processes of containers with this id pre
 complete -c musatop -l sort -x -a 'gpu_memory gpu_util cpu rss pid user gpu' -d 'sort field'
 complete -c musatop -l reverse -d 'reverse the sort'
 complete -c musatop -l ascii -d 'plain ASCII drawing'
+complete -c musatop -l reveal-hidden-processes -d 'show what hidepid hides, in serve and record'
 complete -c musatop -l query-gpu -x -d 'CSV of these GPU fields (nvidia-smi names)'
 complete -c musatop -l query-compute-apps -x -d 'CSV of these process fields'
 complete -c musatop -l format -x -a 'csv csv,noheader csv,nounits csv,noheader,nounits' -d 'query output format'

@@ -29,6 +29,7 @@
 #include "musatop/model/view_filter.hpp"
 #include "musatop/replay/recorder.hpp"
 #include "musatop/cli/privilege_guard.hpp"
+#include "musatop/collection/procfs/proc_reader.hpp"
 #include "musatop/serve/serve_app.hpp"
 #include "musatop/tui/tui_app.hpp"
 #include "musatop/util/version.hpp"
@@ -42,7 +43,15 @@ std::unique_ptr<Source> make_source(const Options& options) {
     gmi::GmiSettings settings;
     settings.executable = options.gmi;
     settings.timeout = std::chrono::duration_cast<std::chrono::milliseconds>(Seconds(options.timeout_seconds));
-    return std::make_unique<LocalSource>(settings, options.health, options.driver);
+    auto source = std::make_unique<LocalSource>(settings, options.health, options.driver);
+    // The agent's clients and a recording's readers are other users: where /proc
+    // hides processes from them, musatop does not show them what it hides.
+    if ((options.serve || options.record) && !options.reveal_hidden_processes && procfs::proc_hides_processes()) {
+        source->hide_other_users(true);
+        std::cerr << "musatop: /proc hides other users' processes (hidepid): their users and command lines are "
+                     "left out (--reveal-hidden-processes shows them)\n";
+    }
+    return source;
 }
 
 // The agent's settings; a bad address or web config is a usage error (exit 2).

@@ -75,6 +75,10 @@ constexpr SettingKey kKeys[] = {
          });
      },
      "FILE", "TLS and basic-auth users, in the exporter-toolkit format of node_exporter"},
+    {"privacy.reveal_hidden_processes", "--reveal-hidden-processes", K::boolean, 0, 0, "",
+     "serve and record: where /proc hides other users' processes (hidepid), show their users and command lines "
+     "anyway.",
+     "false", [](Options& o, const SettingValue& v) { o.reveal_hidden_processes = as_bool(v); }},
     {"driver.root", "", K::text, 0, 0, "",
      "Where the MUSA driver's /proc/driver/musa and /sys are read: \"/\" (a chroot or a test tree otherwise).", "\"/\"",
      [](Options& o, const SettingValue& v) { o.driver.root = as_text(v).empty() ? "/" : as_text(v); }},

@@ -57,7 +57,9 @@ Result<bool> Recorder::start_file(bool with_header) {
     // Never through a symlink (a decoy could stand for /etc/passwd when root records),
     // and truncated only once the lock is ours: a second recorder on the same file,
     // appending or --force, would interleave or wipe the frames of the first.
-    auto opened = open_regular_for_writing(settings_.path, O_WRONLY | O_CREAT | (with_header ? 0 : O_APPEND));
+    // 0600 for a new file: a recording holds every user's command lines, which /proc
+    // may hide from them (hidepid); an existing file keeps the mode it was given.
+    auto opened = open_regular_for_writing(settings_.path, O_WRONLY | O_CREAT | (with_header ? 0 : O_APPEND), 0600);
     if (!opened.ok()) return Error{opened.error()};
     if (::flock(opened->get(), LOCK_EX | LOCK_NB) != 0)
         return Error{"another musatop is recording to " + settings_.path +

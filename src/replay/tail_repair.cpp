@@ -1,6 +1,7 @@
 #include "musatop/replay/tail_repair.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <sys/file.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -97,8 +98,17 @@ Result<std::optional<std::string>> repair_unfinished_tail(const std::string& pat
     if (!found.ok()) return Error{path + ": " + found.error()};
     if (found->ended_cleanly) return std::optional<std::string>();
     const std::uint64_t torn = found->text_bytes - found->complete_bytes;  // a frame cut in the middle
-    const auto written =
-        replace_file_with(path, [&](int to) { return recompress(fd.get(), found->complete_bytes, to); });
+    // The rewritten file is the same file to its readers: its mode, owner and group
+    // are kept (a 0640 root:adm recording stayed 0640 root:adm, not 0644 root:root).
+    struct stat before {};
+    if (::fstat(fd.get(), &before) != 0) return Error{path + ": " + std::strerror(errno)};
+    const auto written = replace_file_with(
+        path,
+        [&](int to) -> Result<bool> {
+            if (::fchown(to, before.st_uid, before.st_gid) != 0 && ::geteuid() == 0) return Error{std::strerror(errno)};
+            return recompress(fd.get(), found->complete_bytes, to);
+        },
+        before.st_mode & 07777);
     if (!written.ok()) return Error{written.error()};
     return std::optional<std::string>(
         path + " ended in an unfinished write (a recorder stopped mid-write); rewritten with every complete frame" +

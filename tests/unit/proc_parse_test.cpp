@@ -86,3 +86,17 @@ TEST(ProcReader, NeverReadsPastTheBound) {
     }
     EXPECT_EQ(read_file((dir / "big").string()).content.size(), 20000u);
 }
+
+TEST(ProcParse, HidepidFromMountinfo) {
+    const std::string plain = "22 1 0:21 / /proc rw,nosuid,nodev,noexec,relatime shared:12 - proc proc rw\n";
+    EXPECT_FALSE(mountinfo_hides_processes(plain));
+    for (const char* option : {"hidepid=2", "hidepid=invisible", "hidepid=1", "hidepid=noaccess"})
+        EXPECT_TRUE(
+            mountinfo_hides_processes("1 0 8:1 / / rw - ext4 /dev/sda1 rw\n"
+                                      "22 1 0:21 / /proc rw,nosuid shared:12 - proc proc rw," +
+                                      std::string(option) + ",gid=10\n"))
+            << option;
+    // Another proc mount (a container's) is not this host's /proc.
+    EXPECT_FALSE(mountinfo_hides_processes("30 1 0:40 / /srv/c/proc rw - proc proc rw,hidepid=2\n" + plain));
+    EXPECT_FALSE(mountinfo_hides_processes("22 1 0:21 / /proc rw - proc proc rw,hidepid=0\n"));
+}

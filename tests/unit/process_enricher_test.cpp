@@ -218,3 +218,22 @@ TEST(ProcessEnricher, TheInitialPidNamespaceIsNotFlagged) {
     write_text(proc.dir / "self/status", "Name:\tmusatop\nNSpid:\t31337\n");
     EXPECT_FALSE(ProcessEnricher(proc.dir.path().string()).unverified_reason());
 }
+
+// Under hidepid the agent and recordings leave out what /proc hides: another
+// user's name and command line (GMI's process name stays), never the user's own.
+TEST(ProcessEnricher, OtherUsersCanBeLeftOut) {
+    FakeProc proc;
+    proc.set(42, 10000, 50, "worker\0--token=SECRET-TOKEN-123\0"s);
+    proc.set(43, 10000, 50, "mine\0"s);
+    const std::string other = std::to_string(::getuid() + 1), self = std::to_string(::getuid());
+    write_text(proc.dir / "42/status", "Name:\tworker\nTgid:\t42\nUid:\t" + other + "\t" + other + "\t0\t0\n");
+    write_text(proc.dir / "43/status", "Name:\tworker\nTgid:\t43\nUid:\t" + self + "\t" + self + "\t0\t0\n");
+    ProcessEnricher enricher(proc.dir.path().string());
+    enricher.hide_other_users(true);
+    std::vector<GpuProcess> rows = {gmi_row(0, 42), gmi_row(0, 43)};
+    enricher.enrich(rows, wall0, mono0);
+    EXPECT_FALSE(rows[0].username);
+    EXPECT_EQ(rows[0].command, "/usr/bin/worker");  // GMI's name, not the command line
+    EXPECT_EQ(rows[1].command, "mine");
+    EXPECT_TRUE(rows[1].username);
+}

@@ -99,6 +99,7 @@ struct Options {
     bool gpustat_no_header = false;
     std::optional<bool> color_forced;  // gpustat's --color / --no-color
     bool demo = false;
+    bool reveal_hidden_processes = false;  // [privacy]: serve and record under hidepid
     bool ascii = false;
     bool no_color = false;
     double interval_seconds = 1.0;

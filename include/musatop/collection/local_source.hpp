@@ -22,6 +22,7 @@ public:
     explicit LocalSource(gmi::GmiSettings settings, HealthThresholds health = {}, driver::DriverOptions driver = {});
     Snapshot collect(const CancelToken& cancel) override;
     std::string describe() const override;
+    void hide_other_users(bool hide) { enricher_.hide_other_users(hide); }
 
 private:
     gmi::GmiSettings settings_;

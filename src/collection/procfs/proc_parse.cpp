@@ -81,6 +81,22 @@ std::optional<std::uint64_t> parse_statm_resident_pages(std::string_view text) {
     return to_number<std::uint64_t>(values[1]);
 }
 
+bool mountinfo_hides_processes(std::string_view mountinfo) {
+    for (auto line : text::split_lines(mountinfo)) {
+        // "36 25 0:5 / /proc rw,nosuid - proc proc rw,hidepid=2": the mount point is
+        // the fifth field; the file system's own options follow " - TYPE SOURCE ".
+        const auto fields = text::split(line, ' ');
+        if (fields.size() < 5 || fields[4] != "/proc") continue;
+        const auto dash = line.find(" - proc ");
+        if (dash == std::string_view::npos) continue;
+        for (auto option : text::split(line.substr(line.rfind(' ') + 1), ','))
+            if (option == "hidepid=1" || option == "hidepid=2" || option == "hidepid=noaccess" ||
+                option == "hidepid=invisible")
+                return true;
+    }
+    return false;
+}
+
 std::string join_cmdline(std::string_view raw, std::size_t max_bytes) {
     while (!raw.empty() && raw.back() == '\0') raw.remove_suffix(1);
     constexpr std::string_view kCut = "\u2026";

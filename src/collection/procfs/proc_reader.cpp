@@ -1,4 +1,5 @@
 #include "musatop/collection/procfs/proc_reader.hpp"
+#include "musatop/collection/procfs/proc_parse.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -29,6 +30,11 @@ FileRead read_file(const std::string& path, std::size_t max_bytes) {
         result.content.append(buffer, static_cast<std::size_t>(n));
     }
     return result;
+}
+
+bool proc_hides_processes() {
+    const auto mountinfo = read_file("/proc/self/mountinfo", 1 << 20);
+    return mountinfo.ok() && mountinfo_hides_processes(mountinfo.content);
 }
 
 }  // namespace musatop::procfs

@@ -161,8 +161,9 @@ void ProcessEnricher::enrich(std::vector<GpuProcess>& rows, WallTime wall_now,
     for (auto& row : rows) {
         const Lookup& lookup = lookups.at(row.pid);
         row.status = lookup.status;
-        row.username = lookup.uid ? std::optional(user_names_.name(*lookup.uid)) : std::nullopt;
-        if (lookup.command) row.command = lookup.command;
+        const bool hidden = hide_others_ && (!lookup.uid || *lookup.uid != ::getuid());
+        row.username = lookup.uid && !hidden ? std::optional(user_names_.name(*lookup.uid)) : std::nullopt;
+        if (lookup.command && !hidden) row.command = lookup.command;
         row.rss_bytes = lookup.rss_bytes;
         row.create_time = lookup.create_time;
         row.start_ticks = lookup.start_ticks;

@@ -34,6 +34,10 @@ std::optional<std::uint32_t> parse_status_real_uid(std::string_view text);
 // Resident pages: the second field of /proc/<pid>/statm.
 std::optional<std::uint64_t> parse_statm_resident_pages(std::string_view text);
 
+// True when /proc (its line in /proc/self/mountinfo) hides other users' processes
+// from them: hidepid=1/2 or noaccess/invisible.
+bool mountinfo_hides_processes(std::string_view mountinfo);
+
 // What a snapshot carries of a command line: more than any screen shows and
 // enough to tell jobs apart, and a bound on a frame that no other user's process
 // can move (three 1.1 MB command lines made a recording 18 MB a frame).

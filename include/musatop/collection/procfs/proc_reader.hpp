@@ -14,4 +14,7 @@ struct FileRead {
 
 FileRead read_file(const std::string& path, std::size_t max_bytes = 1 << 20);
 
+// Whether this host's /proc hides other users' processes (hidepid).
+bool proc_hides_processes();
+
 }  // namespace musatop::procfs

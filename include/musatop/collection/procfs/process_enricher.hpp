@@ -23,6 +23,9 @@ public:
     // Rows that share a PID share one lookup. CPU% is published only for a process
     // instance (PID, start time) already seen by the previous call.
     void enrich(std::vector<GpuProcess>& rows, WallTime wall_now, std::chrono::steady_clock::time_point mono_now);
+    // Leave other users' names and command lines out (GMI's process name stays):
+    // for the agent and recordings on a host whose /proc hides them (hidepid).
+    void hide_other_users(bool hide) { hide_others_ = hide; }
 
     // Set when musatop runs in a PID namespace of its own (a container without
     // --pid=host): GMI reports host PIDs, which name unrelated processes here, so
@@ -30,6 +33,7 @@ public:
     const std::optional<std::string>& unverified_reason() const { return unverified_reason_; }
 
 private:
+    bool hide_others_ = false;
     struct Primed {
         std::uint64_t start_ticks = 0;
         std::uint64_t cpu_ticks = 0;
