@@ -105,6 +105,26 @@ TEST(Attribution, SlurmJobsFilterAndShowInEveryOutput) {
     EXPECT_EQ(text.find(kId.substr(0, 13)), std::string::npos) << text;  // cut to a Docker short id
 }
 
+// A job may make folders in its own delegated cgroup subtree named like another
+// job's: only the folders root made name the owner (issue 33 #3).
+TEST(Attribution, AFolderAJobMadeCannotClaimAnotherJob) {
+    CgroupSandbox sandbox;
+    if (!sandbox.available()) GTEST_SKIP() << "real cgroups not available here: " << sandbox.why_not();
+    SleepChild sleeper;
+    const std::string real = "slurm/uid_1000/job_77/step_1";
+    if (!sandbox.move(sleeper.pid(), real + "/user/slurm/job_4242/step_0")) GTEST_SKIP() << sandbox.why_not();
+    Scenario scenario;
+    list_processes(scenario, {sleeper.pid()});
+    EXPECT_EQ(process_json(scenario)[0]["slurm_job_id"], 4242);  // root made every folder: believed
+    // As a delegated subtree is: the job's user owns user/ and what it made inside.
+    for (const std::string folder : {"/user", "/user/slurm", "/user/slurm/job_4242", "/user/slurm/job_4242/step_0"})
+        ASSERT_EQ(::chown(sandbox.path(real + folder).c_str(), 65534, 65534), 0) << folder;
+    const auto processes = process_json(scenario);
+    EXPECT_EQ(processes[0]["slurm_job_id"], 77);
+    EXPECT_EQ(processes[0]["slurm_step"], "1");
+    EXPECT_TRUE(process_json(scenario, {"--job", "4242"}).empty());
+}
+
 TEST(Attribution, BadFilterValuesAreUsageErrors) {
     Scenario scenario;
     for (const std::vector<std::string>& args :

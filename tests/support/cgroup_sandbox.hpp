@@ -28,6 +28,8 @@ public:
     // sandbox and moves `pid` into it; false with the reason in why_not() if
     // the kernel refuses.
     bool move(pid_t pid, const std::string& relative);
+    // The folder of `relative` (made by move) on the cgroup file system.
+    std::filesystem::path path(const std::string& relative) const { return root_ / relative; }
 
 private:
     std::filesystem::path root_;

@@ -7,6 +7,8 @@
 
 using musatop::Attribution;
 using musatop::procfs::parse_cgroup_attribution;
+using musatop::procfs::parse_cgroup_mounts;
+using musatop::procfs::trusted_cgroup_text;
 
 namespace {
 
@@ -133,4 +135,38 @@ TEST(CgroupAttribution, HostileNamesAreCutAndCleaned) {
     EXPECT_FALSE(fake.container_id);
     EXPECT_FALSE(v2("/slurm/uid_0/job_99999999999999999999999/step_0").slurm_job_id);  // overflow
     EXPECT_EQ(parse_cgroup_attribution("garbage\n::\nx:y:z\n:::/docker/" + kId64 + "\n"), Attribution{});
+}
+
+TEST(CgroupAttribution, MountsFromMountinfo) {
+    const auto mounts = parse_cgroup_mounts(
+        "25 1 0:22 / /sys/fs/cgroup ro,nosuid - tmpfs tmpfs ro,mode=755\n"
+        "26 25 0:23 / /sys/fs/cgroup/unified rw,nosuid - cgroup2 cgroup2 rw,nsdelegate\n"
+        "27 25 0:24 / /sys/fs/cgroup/systemd rw - cgroup cgroup rw,xattr,name=systemd\n"
+        "28 25 0:25 / /sys/fs/cgroup/cpu,cpuacct rw - cgroup cgroup rw,cpu,cpuacct\n");
+    ASSERT_EQ(mounts.size(), 3u);
+    EXPECT_EQ(mounts[0].options, "");
+    EXPECT_EQ(mounts[0].directory, "/sys/fs/cgroup/unified");
+    EXPECT_NE(mounts[1].options.find("name=systemd"), std::string::npos);
+    EXPECT_EQ(mounts[2].options, "cpu,cpuacct");
+    EXPECT_EQ(mounts[2].directory, "/sys/fs/cgroup/cpu,cpuacct");
+}
+
+// A job's delegated subtree names folders as it likes: what lies below the first
+// folder root did not make is not read, so it cannot claim another job or pod.
+TEST(CgroupAttribution, OnlyWhatRootMadeNamesTheOwner) {
+    // Job 77's step delegates user/ to the job, which made slurm/job_4242 in it.
+    const std::string text = "0::/system.slice/slurmstepd.scope/job_77/step_1/user/slurm/job_4242/step_0\n";
+    const auto root_made = [](std::string_view controllers, std::string_view prefix) {
+        EXPECT_EQ(controllers, "");
+        return prefix.find("/user") == std::string_view::npos;
+    };
+    EXPECT_EQ(parse_cgroup_attribution(text).slurm_job_id, 4242);  // what it fooled before
+    const std::string trusted = trusted_cgroup_text(text, root_made);
+    EXPECT_EQ(trusted, "0::/system.slice/slurmstepd.scope/job_77/step_1\n");
+    const auto a = parse_cgroup_attribution(trusted);
+    EXPECT_EQ(a.slurm_job_id, 77);  // the real job
+    EXPECT_EQ(a.slurm_step, "1");
+    EXPECT_EQ(trusted_cgroup_text("0::/a/b\n", [](auto, auto) { return false; }), "0::/\n");
+    EXPECT_EQ(trusted_cgroup_text("0::/\n", [](auto, auto) { return true; }), "0::/\n");
+    EXPECT_EQ(trusted_cgroup_text("1:name=systemd:/a/b\n", [](auto, auto) { return true; }), "1:name=systemd:/a/b\n");
 }

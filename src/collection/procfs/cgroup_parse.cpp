@@ -200,4 +200,49 @@ Attribution parse_cgroup_attribution(std::string_view text) {
     return a;
 }
 
+std::vector<CgroupMount> parse_cgroup_mounts(std::string_view mountinfo) {
+    std::vector<CgroupMount> mounts;
+    for (auto line : text::split_lines(mountinfo)) {
+        // "35 25 0:30 / /sys/fs/cgroup/cpu rw,relatime - cgroup cgroup rw,cpu": the
+        // mount point is the fifth field; type, source and options follow " - ".
+        const auto fields = text::split(line, ' ');
+        const auto dash = line.find(" - ");
+        if (fields.size() < 5 || dash == std::string_view::npos) continue;
+        const auto after = text::split(line.substr(dash + 3), ' ');
+        if (after.size() < 3) continue;
+        if (after[0] == "cgroup2") {
+            mounts.push_back({"", std::string(fields[4])});
+        } else if (after[0] == "cgroup") {
+            std::string options;
+            for (auto option : text::split(after[2], ','))
+                if (option != "rw" && option != "ro" && option.find('=') == std::string_view::npos)
+                    options += (options.empty() ? "" : ",") + std::string(option);
+                else if (option.starts_with("name=")) options += (options.empty() ? "" : ",") + std::string(option);
+            mounts.push_back({options, std::string(fields[4])});
+        }
+    }
+    return mounts;
+}
+
+std::string trusted_cgroup_text(std::string_view text,
+                                const std::function<bool(std::string_view, std::string_view)>& trusted) {
+    std::string out;
+    for (auto line : text::split_lines(text)) {
+        const auto first = line.find(':');
+        const auto second = first == std::string_view::npos ? first : line.find(':', first + 1);
+        if (second == std::string_view::npos) continue;
+        const auto controllers = line.substr(first + 1, second - first - 1);
+        const auto path = line.substr(second + 1);
+        std::size_t kept = 0;  // the length of the trusted prefix of `path`
+        for (std::size_t end = path.find('/', 1); kept < path.size();
+             end = end == std::string_view::npos ? end : path.find('/', end + 1)) {
+            const std::size_t stop = end == std::string_view::npos ? path.size() : end;
+            if (!trusted(controllers, path.substr(0, stop))) break;
+            kept = stop;
+        }
+        out.append(line.substr(0, second + 1)).append(kept ? path.substr(0, kept) : "/").append("\n");
+    }
+    return out;
+}
+
 }  // namespace musatop::procfs

@@ -1,5 +1,6 @@
 #include "musatop/collection/procfs/process_enricher.hpp"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -12,6 +13,7 @@
 #include "musatop/collection/procfs/live_process.hpp"
 #include "musatop/collection/procfs/proc_parse.hpp"
 #include "musatop/collection/procfs/proc_reader.hpp"
+#include "musatop/util/text.hpp"
 #include "musatop/util/utf8.hpp"
 
 namespace musatop::procfs {
@@ -29,8 +31,26 @@ std::string username_for_uid(std::uint32_t uid) {
     return names.name(uid);
 }
 
+// A folder of the cgroup tree root made (a runtime, kubelet, slurmstepd, systemd)
+// names its job; one a delegated user made may lie. Where the tree is not mounted
+// here, nothing can be checked and the names are taken as they are.
+bool ProcessEnricher::cgroup_trusted(std::string_view controllers, std::string_view prefix) const {
+    for (const auto& mount : cgroup_mounts_) {
+        bool matches = controllers.empty() == mount.options.empty();
+        for (auto controller : text::split(controllers, ','))
+            matches =
+                matches && ("," + mount.options + ",").find("," + std::string(controller) + ",") != std::string::npos;
+        if (!matches) continue;
+        struct stat st {};
+        return ::stat((mount.directory + std::string(prefix)).c_str(), &st) == 0 && st.st_uid == 0;
+    }
+    return true;
+}
+
 ProcessEnricher::ProcessEnricher(std::string proc_root)
     : root_(std::move(proc_root)), ticks_per_second_(::sysconf(_SC_CLK_TCK)), page_size_(::sysconf(_SC_PAGESIZE)) {
+    if (const auto mountinfo = read_file(root_ + "/self/mountinfo"); mountinfo.ok())
+        cgroup_mounts_ = parse_cgroup_mounts(mountinfo.content);
     if (ticks_per_second_ <= 0) ticks_per_second_ = 100;
     const auto self = read_file(root_ + "/self/status");
     if (self.ok() && parse_status_nspid_depth(self.content) > 1)
@@ -117,7 +137,8 @@ ProcessEnricher::Lookup ProcessEnricher::look_up(std::int64_t pid, double wall_s
 
     // Readable by anyone; a process the kernel hides this from keeps "unknown".
     if (const auto cgroup = read_file(dir + "/cgroup"); cgroup.ok())
-        lookup.attribution = parse_cgroup_attribution(cgroup.content);
+        lookup.attribution = parse_cgroup_attribution(trusted_cgroup_text(
+            cgroup.content, [this](std::string_view c, std::string_view p) { return cgroup_trusted(c, p); }));
 
     // Confirm the PID still names the same instance after the reads above.
     const auto recheck = read_live_stat(pid, root_);

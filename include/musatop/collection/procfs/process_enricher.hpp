@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 
+#include "musatop/collection/procfs/cgroup_parse.hpp"
 #include "musatop/collection/procfs/user_names.hpp"
 
 #include <chrono>
@@ -55,7 +56,10 @@ private:
                    std::map<std::int64_t, Primed>& next_cache);
     std::optional<std::int64_t> boot_time();
 
+    bool cgroup_trusted(std::string_view controllers, std::string_view prefix) const;
+
     std::string root_;
+    std::vector<CgroupMount> cgroup_mounts_;  // where each cgroup file system is, to see who made a folder
     UserNames user_names_{std::getenv("PATH") ? std::getenv("PATH") : ""};
     std::optional<std::string> unverified_reason_;
     std::map<std::int64_t, Primed> cache_;
