@@ -91,7 +91,8 @@ int print_window(replay::RecordingIndex& frames, WallTime from, WallTime to, con
         switch (write_stdout(render_json_compact(apply_view(snapshot.value(), filter)) + "\n")) {
             case Written::ok: break;
             case Written::reader_gone: return 0;  // `| head` ends the output, not an error
-            case Written::failed: return 1;
+            case Written::failed:
+            case Written::stopped: return 1;
         }
     }
     return 0;

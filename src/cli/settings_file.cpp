@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
 #include <sstream>
 
 #include "musatop/cli/settings.hpp"
@@ -10,6 +11,7 @@
 #include <pwd.h>
 #include <unistd.h>
 #include "musatop/util/text.hpp"
+#include "musatop/util/version.hpp"
 
 namespace musatop::cli {
 namespace {
@@ -230,15 +232,32 @@ std::string default_config_text() {
     return out;
 }
 
+namespace {
+
+// The account's home from the user database: /etc/passwd read here in a static
+// binary, which must not load the host's NSS modules; glibc's lookup otherwise.
+std::string account_home(uid_t uid) {
+    if (std::string_view(kBuildKind) == "static") {
+        std::ifstream file("/etc/passwd");
+        for (std::string line; std::getline(file, line);) {
+            const auto fields = text::split(line, ':');
+            if (fields.size() >= 6 && fields[2] == std::to_string(uid) && !fields[5].empty() && fields[5][0] == '/')
+                return std::string(fields[5]);
+        }
+        return "";
+    }
+    const passwd* account = ::getpwuid(uid);
+    return account && account->pw_dir && account->pw_dir[0] == '/' ? account->pw_dir : "";
+}
+
+}  // namespace
+
 SettingPaths setting_paths(const std::function<const char*(const char*)>& getenv) {
     // Without HOME (cron, some service managers) the account's home from the user
     // database; without either there is no per-user file at all (""), never one at
     // the filesystem's root.
     std::string home = getenv("HOME") ? getenv("HOME") : "";
-    if (home.empty() || home.front() != '/') {
-        const passwd* account = ::getpwuid(::getuid());
-        home = account && account->pw_dir && account->pw_dir[0] == '/' ? account->pw_dir : "";
-    }
+    if (home.empty() || home.front() != '/') home = account_home(::getuid());
     if (home == "/") home.clear();
     const auto base = [&](const char* variable, const char* under_home) -> std::string {
         const char* value = getenv(variable);

@@ -43,10 +43,11 @@ int run_stream(const StreamSettings& settings, const std::function<StreamSample(
         last_failed = out.failed;
         if (settings.framing == Framing::redraw) out.text = "\x1b[H\x1b[2J" + out.text;
         else if (settings.framing == Framing::blocks && done > 0) out.text = "\n" + out.text;
-        switch (write_stdout(out.text)) {
+        switch (write_stdout(out.text, canceller.fd())) {
             case Written::ok: break;
             case Written::reader_gone: return 0;
             case Written::failed: return 1;
+            case Written::stopped: return stopped_status();
         }
     }
     return last_failed ? 1 : 0;

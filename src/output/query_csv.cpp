@@ -190,6 +190,9 @@ std::string printed(const Field& field, const Text& value, bool units) {
     std::string out;
     if (field.shape == Shape::text) {
         out = sanitize(*value);
+        // A cell a spreadsheet would take for a formula (a process named
+        // "=HYPERLINK(...)") starts with ' as OWASP's CSV advice has it: text again.
+        if (!out.empty() && std::string_view("=+-@").find(out.front()) != std::string_view::npos) out.insert(0, "'");
         if (out.find_first_of(",\"") != std::string::npos) {
             std::string quoted = "\"";
             for (char c : out) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);

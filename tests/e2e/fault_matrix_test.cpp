@@ -151,3 +151,30 @@ TEST(FaultMatrix, StdoutFullInEveryMode) {
             << args << ": " << run.out;
     }
 }
+
+// A stream into a pipe nobody reads (a stalled `| consumer`) still stops on
+// SIGTERM, SIGINT and SIGHUP at once, with its status (issue 33 #7).
+TEST(FaultMatrix, AStreamIntoAStalledPipeStillStops) {
+    Scenario scenario;
+    for (const auto& [signal, status] :
+         std::vector<std::pair<std::string, std::string>>{{"TERM", "143"}, {"INT", "0"}, {"HUP", "129"}}) {
+        const auto run = scenario.run_script(
+            "rm -f p; mkfifo p\n"
+            "exec 3<>p\n"  // a reader that never reads: the pipe fills at 64 KiB
+            "\"$1\" --demo --json --interval 0.05 --count 100000 > p & pid=$!\n"
+            "for i in $(seq 1 400); do\n"
+            "  w=$(awk '/^wchar/ {print $2}' /proc/$pid/io 2>/dev/null)\n"
+            "  [ \"${w:-0}\" -gt 60000 ] && break; sleep 0.05\n"
+            "done\n"
+            "kill -" +
+                signal +
+                " $pid; start=$(date +%s%N)\n"
+                "wait $pid; echo \"status=$?\"\n"
+                "echo \"ms=$(( ($(date +%s%N) - start) / 1000000 ))\"\n",
+            std::chrono::seconds(60));
+        EXPECT_NE(run.out.find("status=" + status + "\n"), std::string::npos) << signal << ": " << run.out;
+        const auto ms = run.out.find("ms=");
+        ASSERT_NE(ms, std::string::npos) << run.out;
+        EXPECT_LT(std::stol(run.out.substr(ms + 3)), 3000) << signal << ": " << run.out;
+    }
+}

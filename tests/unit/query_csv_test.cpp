@@ -25,6 +25,18 @@ TEST(QueryCsv, ValuesAsNvidiaSmiPrintsThem) {
     ASSERT_TRUE(bare.ok());
     EXPECT_FALSE(bare->header);
     EXPECT_EQ(query_rows(*bare, s), "42, 367.49\n");
+    // A name a spreadsheet would take for a formula is text again.
+    const auto names = parse_query(Kind::gpu, "name", "csv,noheader");
+    ASSERT_TRUE(names.ok());
+    for (const auto& [name, cell] : std::vector<std::pair<std::string, std::string>>{
+             {"=HYPERLINK(\"http://x\")", "\"'=HYPERLINK(\"\"http://x\"\")\"\n"},
+             {"+1", "'+1\n"},
+             {"-2", "'-2\n"},
+             {"@SUM(A1)", "'@SUM(A1)\n"},
+             {"a=b", "a=b\n"}}) {
+        s.devices[0].name = name;
+        EXPECT_EQ(query_rows(*names, s), cell) << name;
+    }
 }
 
 TEST(QueryCsv, UnknownFieldsAndFormatsAreNamed) {

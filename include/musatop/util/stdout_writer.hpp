@@ -9,10 +9,13 @@
 
 namespace musatop {
 
-enum class Written { ok, reader_gone, failed };
+enum class Written { ok, reader_gone, failed, stopped };
 
-// Writes `text` to stdout; on `failed`, the reason is said on stderr.
-Written write_stdout(std::string_view text);
+// Writes `text` to stdout; on `failed`, the reason is said on stderr. With a
+// `stop_fd`, a reader that stops reading cannot hold the writer: it writes a pipe's
+// atomic share at a time when stdout has room, and gives up (`stopped`) as soon as
+// `stop_fd` turns readable (a stop signal poked it).
+Written write_stdout(std::string_view text, int stop_fd = -1);
 
 // The exit status `text`'s writing calls for: 0 written (or the reader left), 1 failed.
 inline int print_stdout(std::string_view text) { return write_stdout(text) == Written::failed ? 1 : 0; }

@@ -4,10 +4,13 @@
 #include <unistd.h>
 
 #include <charconv>
+#include <fstream>
+#include <iterator>
 #include <optional>
 #include <vector>
 
 #include "musatop/util/subprocess.hpp"
+#include "musatop/util/version.hpp"
 #include "musatop/util/text.hpp"
 #include "musatop/util/utf8.hpp"
 
@@ -16,7 +19,17 @@ namespace {
 
 constexpr std::size_t kMaxNameBytes = 64;
 
+// The user database through glibc, which loads the host's NSS modules: a static
+// binary must not (they are built against another glibc, docs/portable.md), so it
+// reads /etc/passwd itself and asks getent for the rest.
 std::optional<std::string> from_passwd_database(std::uint32_t uid) {
+    if (std::string_view(kBuildKind) == "static") {
+        std::ifstream file("/etc/passwd");
+        const std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+        auto names = parse_getent_passwd(text);
+        const auto found = names.find(uid);
+        return found == names.end() ? std::nullopt : std::optional<std::string>(found->second);
+    }
     const long size = ::sysconf(_SC_GETPW_R_SIZE_MAX);
     std::vector<char> buffer(static_cast<std::size_t>(size > 0 ? size : 16384));
     passwd entry{};
