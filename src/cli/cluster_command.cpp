@@ -1,4 +1,5 @@
 #include "musatop/cli/cluster_command.hpp"
+#include "musatop/util/fd_limit.hpp"
 #include "musatop/util/stdout_writer.hpp"
 #include "musatop/cli/one_shot.hpp"
 
@@ -218,10 +219,7 @@ int run_cluster(const Options& options, bool interactive) {
     const MonoTime started = mono_now();
     // One socket per node: a thousand nodes need more than the usual soft limit of
     // 1024 descriptors; the hard limit is ours to use (as Go programs do by default).
-    if (rlimit limit{}; ::getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max) {
-        limit.rlim_cur = limit.rlim_max;
-        ::setrlimit(RLIMIT_NOFILE, &limit);
-    }
+    raise_open_file_limit();
     try {
         auto filter = cluster::NodeFilter::parse(options.cluster.node_filter.value_or(""));
         if (!filter.ok()) throw UsageProblem{"argument " + filter.error()};

@@ -1,4 +1,5 @@
 #include "musatop/cli/recording_commands.hpp"
+#include "musatop/util/fd_limit.hpp"
 #include "musatop/util/stdout_writer.hpp"
 
 #include <signal.h>
@@ -103,6 +104,7 @@ int print_window(replay::RecordingIndex& frames, WallTime from, WallTime to, con
 int run_replay(const Options& options) {
     ::signal(SIGPIPE, SIG_IGN);  // `| head` is not a failure
     const ReplayOptions& o = *options.replay;
+    raise_open_file_limit();  // a descriptor per part: a set of 2,000 parts is still one recording
     auto recording = replay::read_recordings(o.files);
     if (!recording.ok()) {
         std::cerr << "musatop replay: " << sanitize(recording.error()) << "\n";

@@ -79,6 +79,7 @@ Snapshot LocalSource::collect(const CancelToken& cancel) {
     snapshot.musa_version_source = toolkit_->source;
     snapshot.musa_version_reason = toolkit_->reason;
 
+    enricher_.mark_listing_start();
     gmi_.sample(snapshot, cancel.fd());
     enricher_.enrich(snapshot.processes, wall_now(), mono_now());
     snapshot.processes_unverified_reason = enricher_.unverified_reason();

@@ -61,6 +61,16 @@ Result<bool> Recorder::start_file(bool with_header) {
     // may hide from them (hidepid); an existing file keeps the mode it was given.
     auto opened = open_regular_for_writing(settings_.path, O_WRONLY | O_CREAT | (with_header ? 0 : O_APPEND), 0600);
     if (!opened.ok()) return Error{opened.error()};
+    // A second name of the same file (a hard link another user made to a file of
+    // root's) or a file of another user is not this recording's to write into.
+    struct stat made {};
+    if (::fstat(opened->get(), &made) != 0) return Error{settings_.path + ": " + std::strerror(errno)};
+    if (made.st_nlink > 1)
+        return Error{settings_.path + " has " + std::to_string(made.st_nlink) +
+                     " names (hard links): musatop records only into a file of one name"};
+    if (made.st_uid != ::geteuid())
+        return Error{settings_.path + " belongs to UID " + std::to_string(made.st_uid) +
+                     ": musatop records only into its own files"};
     if (::flock(opened->get(), LOCK_EX | LOCK_NB) != 0)
         return Error{"another musatop is recording to " + settings_.path +
                      "; stop it first, or record to another file"};

@@ -3,7 +3,6 @@
 #include <malloc.h>
 #include <pthread.h>
 #include <signal.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -19,6 +18,7 @@
 #include "musatop/net/api.hpp"
 #include "musatop/net/http_server.hpp"
 #include "musatop/util/cancel.hpp"
+#include "musatop/util/fd_limit.hpp"
 #include "musatop/output/sanitize.hpp"
 #include "musatop/output/source_log.hpp"
 #include "musatop/util/stop_signals.hpp"
@@ -58,16 +58,6 @@ net::ServerOptions make_routes(Sampler& sampler, Endpoints& endpoints, LiveWebCo
     return options;
 }
 
-// As Go's runtime does for node_exporter: the soft descriptor limit raised toward
-// the hard one, here only as far as the server's cap and the sampler need.
-void raise_fd_limit() {
-    constexpr rlim_t kWanted = 4096;
-    rlimit limit{};
-    if (::getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur >= kWanted) return;
-    limit.rlim_cur = std::min(limit.rlim_max, kWanted);
-    ::setrlimit(RLIMIT_NOFILE, &limit);
-}
-
 // Until a stop signal (returned). SIGHUP reads the web config again (systemctl
 // reload), as exporters do; meanwhile the files are looked at every quarter
 // second, so a broken edit is logged when it is made, not at the next request.
@@ -103,7 +93,7 @@ int run_serve(const ServeSettings& settings, std::unique_ptr<Source> source) {
     sigaddset(&signals, SIGUSR1);
     ::pthread_sigmask(SIG_BLOCK, &signals, nullptr);
 
-    raise_fd_limit();
+    raise_open_file_limit(4096);  // the connection cap (1024) and the sampler, no more
     auto web = LiveWebConfig::start(settings.web_config_file, settings.web, log_line);
     if (!web.ok()) {
         std::cerr << "musatop serve: " << sanitize(web.error()) << "\n";

@@ -237,3 +237,20 @@ TEST(ProcessEnricher, OtherUsersCanBeLeftOut) {
     EXPECT_EQ(rows[1].command, "mine");
     EXPECT_TRUE(rows[1].username);
 }
+
+// A PID reused while GMI was being asked names another process: the row is the
+// one GMI listed, which has exited, and nothing of the newcomer is shown.
+TEST(ProcessEnricher, APidReusedDuringTheListingIsNotTheListedProcess) {
+    FakeProc proc;
+    write_text(proc.dir / "uptime", "500.00 900.00\n");  // GMI asked at 500 s after boot
+    proc.set(42, 49990, 50);                              // began at 499.9 s: the one listed
+    proc.set(43, 50100, 50);                              // began at 501 s: a newcomer on a reused PID
+    ProcessEnricher enricher(proc.dir.path().string());
+    enricher.mark_listing_start();
+    std::vector<GpuProcess> rows = {gmi_row(0, 42), gmi_row(0, 43)};
+    enricher.enrich(rows, wall0, mono0);
+    EXPECT_EQ(rows[0].status, ProcessStatus::ok);
+    EXPECT_EQ(rows[1].status, ProcessStatus::exited);
+    EXPECT_FALSE(rows[1].username);
+    EXPECT_FALSE(rows[1].start_ticks);  // nothing to aim a signal at
+}

@@ -352,35 +352,3 @@ TEST(Recording, AppendAfterACrashKeepsEveryCompleteFrame) {
     EXPECT_EQ(r->recording().damaged_members, 1u);
     EXPECT_NE(r->recording().notes().back().find("cut short"), std::string::npos);
 }
-
-// A recording holds every user's command lines: a new one is 0600 whatever the
-// umask, and --append's repair keeps the mode, owner and group it was given.
-TEST(Recording, ANewFileIs0600AndTheRepairKeepsModeAndOwner) {
-    TempDir dir;
-    const std::string live = (dir / "live.rec").string();
-    const mode_t umask_before = ::umask(0);
-    auto recorder = Recorder::open({live, OpenMode::create, std::nullopt, 5}, header_at(100));
-    ::umask(umask_before);
-    ASSERT_TRUE(recorder.ok());
-    ASSERT_TRUE(recorder.value()->append(sample(100)).ok());
-    struct stat st {};
-    ASSERT_EQ(::stat(live.c_str(), &st), 0);
-    EXPECT_EQ(st.st_mode & 07777, 0600u);
-    const std::string crashed = (dir / "crashed.rec").string();
-    musatop::testing::write_text(crashed, musatop::testing::read_text(live));  // never finished: repaired on append
-    recorder.value().reset();
-    ASSERT_EQ(::chmod(crashed.c_str(), 0640), 0);
-    const bool root = ::geteuid() == 0;
-    if (root) {
-        ASSERT_EQ(::chown(crashed.c_str(), 65534, 4), 0);
-    }
-    auto appending = Recorder::open({crashed, OpenMode::append, std::nullopt, 5}, header_at(101));
-    ASSERT_TRUE(appending.ok()) << appending.error();
-    EXPECT_NE(appending.value()->note().find("rewritten"), std::string::npos);
-    ASSERT_EQ(::stat(crashed.c_str(), &st), 0);
-    EXPECT_EQ(st.st_mode & 07777, 0640u);
-    if (root) {
-        EXPECT_EQ(st.st_uid, 65534u);
-        EXPECT_EQ(st.st_gid, 4u);
-    }
-}

@@ -83,6 +83,16 @@ std::optional<std::int64_t> ProcessEnricher::boot_time() {
     return boot_time_;
 }
 
+void ProcessEnricher::mark_listing_start() {
+    listed_at_uptime_.reset();
+    const auto uptime = read_file(root_ + "/uptime", 128);
+    if (!uptime.ok()) return;
+    const std::string text = uptime.content.substr(0, uptime.content.find(' '));
+    char* end = nullptr;
+    const double seconds = std::strtod(text.c_str(), &end);
+    if (end && end != text.c_str() && seconds > 0) listed_at_uptime_ = seconds;
+}
+
 ProcessEnricher::Lookup ProcessEnricher::look_up(std::int64_t pid, double wall_seconds,
                                                  std::chrono::steady_clock::time_point mono_now,
                                                  std::map<std::int64_t, Primed>& next_cache) {
@@ -97,6 +107,14 @@ ProcessEnricher::Lookup ProcessEnricher::look_up(std::int64_t pid, double wall_s
     const auto boot = boot_time();
     if (!stat || !boot) return lookup;  // unverified: /proc said something we cannot read
     if (stat->state == 'Z' || stat->state == 'X') {
+        lookup.status = ProcessStatus::exited;
+        return lookup;
+    }
+    // Start ticks and /proc/uptime share the boot clock at 1/100 s: a process that
+    // began after GMI was asked got the listed PID afterwards (one tick of slack).
+    if (listed_at_uptime_ && ticks_per_second_ > 0 &&
+        static_cast<double>(stat->start_ticks) / static_cast<double>(ticks_per_second_) >
+            *listed_at_uptime_ + 2.0 / static_cast<double>(ticks_per_second_)) {
         lookup.status = ProcessStatus::exited;
         return lookup;
     }

@@ -24,6 +24,10 @@ public:
     // Rows that share a PID share one lookup. CPU% is published only for a process
     // instance (PID, start time) already seen by the previous call.
     void enrich(std::vector<GpuProcess>& rows, WallTime wall_now, std::chrono::steady_clock::time_point mono_now);
+    // Called just before GMI is asked for its processes: a PID whose process
+    // started after this is not the one GMI listed (the PID was reused during the
+    // call) and is `exited`, never shown as the GPU's process nor signalled.
+    void mark_listing_start();
     // Leave other users' names and command lines out (GMI's process name stays):
     // for the agent and recordings on a host whose /proc hides them (hidepid).
     void hide_other_users(bool hide) { hide_others_ = hide; }
@@ -35,6 +39,7 @@ public:
 
 private:
     bool hide_others_ = false;
+    std::optional<double> listed_at_uptime_;  // seconds since boot when GMI was asked
     struct Primed {
         std::uint64_t start_ticks = 0;
         std::uint64_t cpu_ticks = 0;
