@@ -79,11 +79,14 @@ int run_record(const Options& options, Source& source) {
 
 namespace {
 
-// `--from/--to`: every frame sampled in the window, in the order written, one line
-// each, decoded one at a time.
+// `--from/--to`: every frame of the window, one line each, decoded one at a time.
+// The window runs, in the order written, from the first frame at or after `from`
+// until one is past `to`: frames written after the clock stepped back stay in it
+// (`--from +0s` dropped them when each frame was judged by its own time).
 int print_window(replay::RecordingIndex& frames, WallTime from, WallTime to, const ViewFilter& filter) {
-    for (std::size_t i = 0; i < frames.size(); ++i) {
-        if (frames.time(i) < from || frames.time(i) > to) continue;
+    std::size_t first = 0;
+    while (first < frames.size() && frames.time(first) < from) ++first;
+    for (std::size_t i = first; i < frames.size() && frames.time(i) <= to; ++i) {
         auto snapshot = frames.load(i);
         if (!snapshot.ok()) {
             std::cerr << "musatop replay: " << sanitize(snapshot.error()) << "\n";

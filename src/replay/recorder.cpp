@@ -71,9 +71,7 @@ Result<bool> Recorder::start_file(bool with_header) {
     if (made.st_uid != ::geteuid())
         return Error{settings_.path + " belongs to UID " + std::to_string(made.st_uid) +
                      ": musatop records only into its own files"};
-    if (::flock(opened->get(), LOCK_EX | LOCK_NB) != 0)
-        return Error{"another musatop is recording to " + settings_.path +
-                     "; stop it first, or record to another file"};
+    if (::flock(opened->get(), LOCK_EX | LOCK_NB) != 0) return Error{locked_text(settings_.path, opened->get())};
     if (with_header && ::ftruncate(opened->get(), 0) != 0) return Error{settings_.path + ": " + std::strerror(errno)};
     fd_ = opened.value().release();
     struct stat info {};

@@ -88,12 +88,16 @@ Result<bool> recompress(int from, std::uint64_t bytes, int to) {
 
 }  // namespace
 
+std::string locked_text(const std::string& path, int fd) {
+    return path + " is locked: " + lock_holder_text(fd) +
+           " (a musatop recording to it, or a reader that locked it); stop it first, or record to another file";
+}
+
 Result<std::optional<std::string>> repair_unfinished_tail(const std::string& path) {
     UniqueFd fd(::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC));
     if (!fd.valid()) return Error{path + ": " + std::strerror(errno)};
     // A live recorder's last member is unfinished too: it is not ours to rewrite.
-    if (::flock(fd.get(), LOCK_EX | LOCK_NB) != 0)
-        return Error{"another musatop is recording to " + path + "; stop it first, or record to another file"};
+    if (::flock(fd.get(), LOCK_EX | LOCK_NB) != 0) return Error{locked_text(path, fd.get())};
     auto found = scan(fd.get());
     if (!found.ok()) return Error{path + ": " + found.error()};
     if (found->ended_cleanly) return std::optional<std::string>();

@@ -2,9 +2,13 @@
 
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
@@ -73,6 +77,27 @@ Result<bool> replace_file(const std::string& path, std::string_view text, mode_t
             return true;
         },
         mode);
+}
+
+std::string lock_holder_text(int fd) {
+    struct stat info {};
+    if (::fstat(fd, &info) != 0) return "another process holds its lock";
+    // "1: FLOCK  ADVISORY  WRITE 4242 08:01:1234567 0 EOF": the device in hex.
+    char device[64];
+    std::snprintf(device, sizeof device, "%02x:%02x:%llu", ::major(info.st_dev), ::minor(info.st_dev),
+                  static_cast<unsigned long long>(info.st_ino));
+    std::ifstream locks("/proc/locks");
+    for (std::string line; std::getline(locks, line);) {
+        std::istringstream fields(line);
+        std::string number, kind, mode, access, pid, where;
+        if (!(fields >> number >> kind >> mode >> access >> pid >> where) || where != device) continue;
+        if (number == "->" || pid.find_first_not_of("0123456789") != std::string::npos) continue;
+        struct stat owner {};
+        const std::string proc = "/proc/" + pid;
+        const std::string uid = ::stat(proc.c_str(), &owner) == 0 ? " (UID " + std::to_string(owner.st_uid) + ")" : "";
+        return "PID " + pid + uid + " holds its lock";
+    }
+    return "another process holds its lock";
 }
 
 }  // namespace musatop

@@ -10,7 +10,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "musatop/replay/recorder.hpp"
+
 #include "child_process.hpp"
+#include "demo_samples.hpp"
 #include "scenario.hpp"
 #include "test_support.hpp"
 
@@ -216,4 +219,25 @@ TEST(RecordCommand, AFailingSourceIsSaidOnceNotRecordedSilently) {
               std::string::npos)
         << run.err;
     EXPECT_EQ(run.err.find("devices fail"), run.err.rfind("devices fail"));  // once, however many rounds
+}
+
+// Frames written after the wall clock stepped back (NTP, a resumed VM) are in the
+// window that began before them: --from +0s prints every frame (issue 33 #7).
+TEST(RecordCommand, AClockStepBackKeepsItsFramesInTheWindow) {
+    Scenario scenario;
+    const std::string file = (scenario.dir() / "stepped.rec").string();
+    {
+        musatop::replay::Header header;
+        header.started_at = musatop::testing::at(1000);
+        auto recorder =
+            musatop::replay::Recorder::open({file, musatop::replay::OpenMode::create, std::nullopt, 5}, header);
+        ASSERT_TRUE(recorder.ok()) << recorder.error();
+        for (long long t : {1000, 1001, 1002, 990, 991})
+            ASSERT_TRUE(recorder.value()->append(musatop::testing::sample(t)).ok());
+    }
+    const auto all = scenario.run({"replay", file, "--json", "--from", "+0s"});
+    EXPECT_EQ(all.exit_code, 0) << all.err;
+    EXPECT_EQ(json_lines(all.out).size(), 5u) << all.out;
+    const auto window = scenario.run({"replay", file, "--json", "--from", "+0s", "--to", "+1s"});
+    EXPECT_EQ(json_lines(window.out).size(), 2u) << window.out;  // 1000 and 1001: it ends at 1002
 }

@@ -7,6 +7,7 @@
 #include <crypt.h>
 #include <signal.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <atomic>
@@ -19,6 +20,7 @@
 #include "musatop/net/base64.hpp"
 
 #include "certificates.hpp"
+#include "driver_tree.hpp"
 #include "serve_process.hpp"
 #include "test_support.hpp"
 
@@ -223,4 +225,23 @@ TEST_F(ServeFlood, AVerifiedClientIsNeverBehindWrongPasswords) {
     EXPECT_GT(refused, 0);
     EXPECT_EQ(refused + busy, 64);
     EXPECT_EQ(serve.stop(SIGTERM), 0) << serve.log();
+}
+
+// A driver file that blocks on read (issue 33 #5) costs the driver's readings,
+// never the agent: it answers and stops on SIGTERM at once.
+TEST_F(ServeFlood, ABlockingDriverFileNeverHoldsTheAgent) {
+    FakeDriverTree tree(scenario.dir() / "driver-root");
+    tree.add_gpu("gpu01", 1, "0000:07:00.0");
+    const auto fifo = scenario.dir() / "driver-root/proc/driver/musa/gpu01/status";
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    ::setenv("MUSATOP_DRIVER_ROOT", (scenario.dir() / "driver-root").c_str(), 1);
+    ServeProcess serve(scenario, {"--interval", "0.2", "--timeout", "1"});
+    ::unsetenv("MUSATOP_DRIVER_ROOT");
+    ASSERT_TRUE(serve.listening()) << serve.log();
+    ASSERT_TRUE(wait_for([&] { return http_get(serve.port(), "/healthz").status == 200; }));
+    const auto snapshot = http_get(serve.port(), "/api/v1/snapshot");
+    EXPECT_NE(snapshot.body.find("did not answer within 1.0 s"), std::string::npos);
+    const auto started = std::chrono::steady_clock::now();
+    EXPECT_EQ(serve.stop(SIGTERM), 0) << serve.log();
+    EXPECT_LT(std::chrono::steady_clock::now() - started, 3s);
 }

@@ -249,8 +249,11 @@ TEST(Recording, ASecondRecorderOnTheSameFileIsRefused) {
     for (const auto mode : {OpenMode::append, OpenMode::overwrite}) {
         const auto second = Recorder::open({path, mode, std::nullopt, 5}, header_at(200));
         ASSERT_FALSE(second.ok());
-        EXPECT_EQ(second.error(),
-                  "another musatop is recording to " + path + "; stop it first, or record to another file");
+        // Any reader may lock a file: who holds it is said (here: this process).
+        EXPECT_EQ(second.error(), path + " is locked: PID " + std::to_string(::getpid()) + " (UID " +
+                                      std::to_string(::geteuid()) +
+                                      ") holds its lock (a musatop recording to it, or a reader that locked it); stop "
+                                      "it first, or record to another file");
     }
     ASSERT_TRUE(first.value()->append(sample(101)).ok());
     first.value().reset();  // stopped: the file is free again, and whole

@@ -16,4 +16,8 @@ namespace musatop::replay {
 // read or rewritten.
 Result<std::optional<std::string>> repair_unfinished_tail(const std::string& path);
 
+// The refusal for a recording whose lock another holds, naming who (util's
+// lock_holder_text): a reader of a 0644 recording may lock it too.
+std::string locked_text(const std::string& path, int fd);
+
 }  // namespace musatop::replay

@@ -30,4 +30,9 @@ Result<bool> replace_file_with(const std::string& path, const std::function<Resu
 // file (a directory, a FIFO, a device) is refused by name.
 Result<UniqueFd> open_regular_for_writing(const std::string& path, int flags, mode_t mode = 0644);
 
+// Why `path` (open as `fd`) cannot be locked: the process that holds its lock, from
+// /proc/locks ("PID 4242 (UID 1000) holds its lock"), since any reader of a file
+// may lock it; "another process holds its lock" where that cannot be told.
+std::string lock_holder_text(int fd);
+
 }  // namespace musatop
