@@ -8,6 +8,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <vector>
 
 #include "musatop/replay/gzip_stream.hpp"
@@ -86,6 +87,23 @@ Result<bool> recompress(int from, std::uint64_t bytes, int to) {
     return result;
 }
 
+// A repair killed midway leaves its temporary file (FILE.tmp.XXXXXX, ours by
+// O_EXCL); with the recording's lock held no other repair is writing one, so those
+// of this user are removed.
+void remove_stale_temporaries(const std::string& path) {
+    namespace fs = std::filesystem;
+    const fs::path file(path);
+    const std::string prefix = file.filename().string() + ".tmp.";
+    std::error_code error;
+    for (const auto& entry : fs::directory_iterator(file.has_parent_path() ? file.parent_path() : ".", error)) {
+        const std::string name = entry.path().filename().string();
+        struct stat st {};
+        if (name.size() != prefix.size() + 6 || name.compare(0, prefix.size(), prefix) != 0) continue;
+        if (::lstat(entry.path().c_str(), &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != ::geteuid()) continue;
+        fs::remove(entry.path(), error);
+    }
+}
+
 }  // namespace
 
 std::string locked_text(const std::string& path, int fd) {
@@ -98,6 +116,7 @@ Result<std::optional<std::string>> repair_unfinished_tail(const std::string& pat
     if (!fd.valid()) return Error{path + ": " + std::strerror(errno)};
     // A live recorder's last member is unfinished too: it is not ours to rewrite.
     if (::flock(fd.get(), LOCK_EX | LOCK_NB) != 0) return Error{locked_text(path, fd.get())};
+    remove_stale_temporaries(path);
     auto found = scan(fd.get());
     if (!found.ok()) return Error{path + ": " + found.error()};
     if (found->ended_cleanly) return std::optional<std::string>();

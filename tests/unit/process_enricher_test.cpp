@@ -243,8 +243,8 @@ TEST(ProcessEnricher, OtherUsersCanBeLeftOut) {
 TEST(ProcessEnricher, APidReusedDuringTheListingIsNotTheListedProcess) {
     FakeProc proc;
     write_text(proc.dir / "uptime", "500.00 900.00\n");  // GMI asked at 500 s after boot
-    proc.set(42, 49990, 50);                              // began at 499.9 s: the one listed
-    proc.set(43, 50100, 50);                              // began at 501 s: a newcomer on a reused PID
+    proc.set(42, 49990, 50);                             // began at 499.9 s: the one listed
+    proc.set(43, 50100, 50);                             // began at 501 s: a newcomer on a reused PID
     ProcessEnricher enricher(proc.dir.path().string());
     enricher.mark_listing_start();
     std::vector<GpuProcess> rows = {gmi_row(0, 42), gmi_row(0, 43)};

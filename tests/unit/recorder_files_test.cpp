@@ -78,3 +78,22 @@ TEST(Recording, AFileOfManyNamesOrOfAnotherUserIsRefused) {
     ASSERT_FALSE(other.ok());
     EXPECT_NE(other.error().find("belongs to UID 65534"), std::string::npos) << other.error();
 }
+
+// A repair killed midway leaves FILE.tmp.XXXXXX behind; the next one removes it
+// (it holds the recording's lock: no other repair is writing one).
+TEST(Recording, ATemporaryFileOfAKilledRepairIsRemovedByTheNext) {
+    TempDir dir;
+    const std::string live = (dir / "live.rec").string();
+    auto recorder = Recorder::open({live, OpenMode::create, std::nullopt, 5}, header_at(100));
+    ASSERT_TRUE(recorder.ok());
+    ASSERT_TRUE(recorder.value()->append(sample(100)).ok());
+    const std::string crashed = (dir / "crashed.rec").string();
+    musatop::testing::write_text(crashed, musatop::testing::read_text(live));
+    recorder.value().reset();
+    musatop::testing::write_text(crashed + ".tmp.Ab3dE9", "half a repair");
+    musatop::testing::write_text(crashed + ".tmp.other-name", "not ours to judge");
+    auto appending = Recorder::open({crashed, OpenMode::append, std::nullopt, 5}, header_at(101));
+    ASSERT_TRUE(appending.ok()) << appending.error();
+    EXPECT_FALSE(std::filesystem::exists(crashed + ".tmp.Ab3dE9"));
+    EXPECT_TRUE(std::filesystem::exists(crashed + ".tmp.other-name"));
+}
