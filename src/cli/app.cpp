@@ -129,13 +129,15 @@ Result<LoadedSettings> settle_options(Options& options, const std::set<std::stri
     if (invoker)
         if (auto problem = guard_setting_paths(options, *invoker, paths, refused)) return Error{*problem};
     const bool local_only = options.serve || options.record || options.replay;
-    if (const char* nodes = getenv("MUSATOP_NODES"); nodes && *nodes && !local_only && !options.cluster.active())
+    // A flag typed on this command line (--demo) wins over the variable and the files.
+    if (const char* nodes = getenv("MUSATOP_NODES");
+        nodes && *nodes && !local_only && !options.demo && !options.cluster.active())
         options.cluster.nodes = nodes;
     const Options flags = options;
     auto loaded = load_settings(options, explicit_keys, false, paths, getenv);
     if (!loaded.ok()) return loaded;
     loaded.value().warnings.insert(loaded.value().warnings.begin(), refused.begin(), refused.end());
-    if (options.cluster.config_nodes && !local_only && !options.cluster.active())
+    if (options.cluster.config_nodes && !local_only && !options.demo && !options.cluster.active())
         options.cluster.nodes = options.cluster.config_nodes;
     const bool screen = !options.once && !options.json && !local_only && !options.cluster.active();
     if (!screen) return loaded;
@@ -169,9 +171,11 @@ int run_program(const std::vector<std::string>& args, bool stdout_closed) {
         return 2;
     }
     for (const auto& warning : loaded->warnings) std::cerr << "musatop: " << sanitize(warning) << "\n";
-    // --interval on this command line (a config's interval never makes a stream).
+    // A stream starts with -l/--loop or --count, as nvidia-smi's do, and with gpustat's
+    // -i in gpustat mode; --interval alone is one sample, as Python musatop 0.2.1 had it.
+    const bool gpustat_watch = options.gpustat && parsed.explicit_keys.count("interval");
     options.repeat = (options.once || options.json) && !options.serve && !options.record && !options.replay &&
-                     (options.count || parsed.explicit_keys.count("interval"));
+                     (options.count || options.loop_seconds || gpustat_watch);
     if (stdout_closed) {
         std::cerr << "musatop: cannot write the output: standard output is closed\n";
         return 1;

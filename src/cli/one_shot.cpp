@@ -30,7 +30,7 @@ Paint text_paint(const Options& options) {
 
 StreamSettings stream_settings(const Options& options) {
     StreamSettings settings;
-    settings.interval = Seconds(options.interval_seconds);
+    settings.interval = Seconds(options.loop_seconds.value_or(options.interval_seconds));
     settings.count = options.count;
     settings.framing = options.json ? Framing::lines : ::isatty(STDOUT_FILENO) != 0 ? Framing::redraw : Framing::blocks;
     return settings;

@@ -93,7 +93,8 @@ struct RawFlags {
 void declare_main(CLI::App& app, Options& o, RawFlags& raw) {
     app.add_flag("--once", o.once, "Print one text snapshot and exit");
     app.add_flag("--json", o.json, "Print one JSON snapshot (schema version 1) and exit");
-    app.add_option("--count", o.count, "With --once or --json: stop after N samples (with --interval, or every second)")
+    app.add_option("--count", o.count,
+                   "With --once or --json: a stream of N samples, every -l/--loop or --interval seconds (1 by default)")
         ->type_name("N")
         ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40));
     app.add_option("--gpu", raw.gpus, "GPU indices to show, e.g. 0,1")->type_name("IDS");
@@ -142,7 +143,8 @@ void declare_subcommands(CLI::App& app, RawFlags& raw) {
     app.footer(
         "Without --once or --json, and with a terminal on stdin and stdout, musatop runs its\n"
         "interactive screen (press ? there for the keys). Otherwise it prints one text snapshot.\n"
-        "'musatop serve --help' describes the node agent (Prometheus /metrics over HTTP).\n"
+        "'musatop serve --help' describes the node agent (Prometheus /metrics over HTTP);\n"
+        "'musatop gpustat --help' gpustat's flags and layout (docs/gpustat.md).\n"
         "\n"
         "Exit codes: 0 success (a closed pipe included), 1 a collection error or stale data,\n"
         "2 bad command line, 128 + the signal when stopped by SIGINT (130), SIGTERM (143),\n"
@@ -150,8 +152,8 @@ void declare_subcommands(CLI::App& app, RawFlags& raw) {
     raw.serve->footer(
         "The agent also takes --interval, --gmi, --timeout, --gpu, --pid, --user, --job,\n"
         "--container, --sort, --reverse and --demo as described in 'musatop --help'.\n"
-        "It listens on loopback unless --listen says otherwise, and stops on SIGTERM,\n"
-        "SIGINT, SIGHUP or SIGQUIT (exit 0).");
+        "It listens on loopback unless --listen says otherwise, stops on SIGTERM, SIGINT or\n"
+        "SIGQUIT (exit 0), and reads the web config again on SIGHUP and when it changes.");
     raw.record->footer(
         "The recorder also takes --interval (one snapshot each), --demo, --gmi, --timeout, --gpu,\n"
         "--pid, --user, --job and --container as described in 'musatop --help'; the filters\n"

@@ -22,14 +22,34 @@ void declare_query_flags(CLI::App& app, QueryFlags& flags) {
     app.add_option("--format", flags.format, "With a query: csv, and noheader, nounits as nvidia-smi takes them")
         ->type_name("csv[,noheader][,nounits]")
         ->group(group);
-    app.add_option("-l,--loop", flags.loop, "With a query: repeat every SECONDS (0.05 to 3600) until Ctrl-C")
-        ->type_name("SECONDS")
-        ->group(group);
+    app.add_option("-l,--loop", flags.loop,
+                   "Repeat every SECONDS (0.05 to 3600) until Ctrl-C: a query, --json (JSON Lines) or --once, as "
+                   "nvidia-smi's -l")
+        ->type_name("SECONDS");
 }
 
+namespace {
+
+std::optional<double> loop_seconds(const std::string& text) {
+    double seconds = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), seconds);
+    if (error != std::errc{} || end != text.data() + text.size() || !(seconds >= 0.05 && seconds <= 3600))
+        return std::nullopt;
+    return seconds;
+}
+
+}  // namespace
+
 std::optional<std::string> settle_query(const QueryFlags& flags, Options& options) {
+    if (flags.loop) {
+        options.loop_seconds = loop_seconds(*flags.loop);
+        if (!options.loop_seconds)
+            return "argument -l/--loop: expected seconds from 0.05 to 3600, got '" + *flags.loop + "'";
+    }
     if (!flags.gpu && !flags.apps) {
-        if (flags.format || flags.loop) return "--format and --loop go with --query-gpu or --query-compute-apps";
+        if (flags.format) return "--format goes with --query-gpu or --query-compute-apps";
+        if (flags.loop && !options.once && !options.json)
+            return "-l/--loop repeats a query, --json or --once (the screen refreshes by itself)";
         return std::nullopt;
     }
     if (flags.gpu && flags.apps) return "--query-gpu and --query-compute-apps exclude each other";
@@ -38,16 +58,7 @@ std::optional<std::string> settle_query(const QueryFlags& flags, Options& option
     auto spec = flags.gpu ? query::parse_query(query::Kind::gpu, *flags.gpu, *flags.format)
                           : query::parse_query(query::Kind::compute_apps, *flags.apps, *flags.format);
     if (!spec.ok()) return spec.error();
-    QueryOptions query{spec.value(), std::nullopt};
-    if (flags.loop) {
-        double seconds = 0;
-        const auto& text = *flags.loop;
-        const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), seconds);
-        if (error != std::errc{} || end != text.data() + text.size() || !(seconds >= 0.05 && seconds <= 3600))
-            return "argument -l/--loop: expected seconds from 0.05 to 3600, got '" + text + "'";
-        query.loop_seconds = seconds;
-    }
-    options.query = query;
+    options.query = QueryOptions{spec.value(), options.loop_seconds};
     return std::nullopt;
 }
 

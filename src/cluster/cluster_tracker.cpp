@@ -62,6 +62,9 @@ void ClusterTracker::record(std::size_t index, FetchOutcome& outcome, WallTime n
     if (outcome.http_status != 200) {
         node.state = NodeState::error;
         node.error = "HTTP status " + std::to_string(outcome.http_status);
+        // A TLS agent (exporter-toolkit's answer, and musatop serve's) named http://.
+        if (outcome.http_status == 400 && outcome.body.find("HTTP request to an HTTPS server") != std::string::npos)
+            node.error = "it answered as an https:// server: name it https://" + node.address;
         return;
     }
     auto parsed = reader_.read(outcome.body);

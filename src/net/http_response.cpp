@@ -147,8 +147,13 @@ HttpResponseReader::Progress HttpResponseReader::feed(std::string_view bytes) {
                     return fail("the answer's chunks are mostly framing");
                 // An answer that does not open with a status line is HTTP/0.9 or another
                 // protocol: said as soon as its first bytes show it, not after 64 KiB.
-                if (part_ == Part::status_line && !http_start(complete ? text : pending_))
+                if (part_ == Part::status_line && !http_start(complete ? text : pending_)) {
+                    // A TLS record (an alert or a handshake) where HTTP was asked for.
+                    const std::string& seen = complete ? text : pending_;
+                    if (!seen.empty() && (seen[0] == '\x15' || seen[0] == '\x16'))
+                        return fail("it answered in TLS, not plain HTTP: name it with https://");
                     return fail("not an HTTP answer: no status line (an HTTP/0.9 server, or not HTTP at all)");
+                }
                 if (header_bytes_ > kMaxHeaderBytes || pending_.size() > kMaxLineBytes)
                     return fail("the answer's headers exceed 64 KiB");
                 if (!complete) break;

@@ -10,7 +10,7 @@ constexpr std::array<KeyEntry, 24> kTable = {{
     {"q", "q quit", true, "quit (F10 too). Ctrl-C quits from any screen and never signals a process.",
      {{{ch('q'), Action::quit}, {ch('Q'), Action::quit}, {kind(KeyKind::interrupt), Action::quit}, {fn(10), Action::quit}}}},
     {"Space", "Space pause", true, "replay: pause or resume.", {{{ch(' '), Action::replay_pause}}}, Scope::replay},
-    {"Left / Right", "</> step", true, "replay: one sample back / forward.",
+    {"Left / Right", "Left/Right step", true, "replay: one sample back / forward.",
      {{{kind(KeyKind::left), Action::replay_back}, {kind(KeyKind::right), Action::replay_forward}}}, Scope::replay},
     {"[ / ]", "[/] speed", false, "replay: slower / faster, 0.25x to 64x.",
      {{{ch('['), Action::replay_slower}, {ch(']'), Action::replay_faster}}}, Scope::replay},

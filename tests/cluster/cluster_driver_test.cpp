@@ -128,7 +128,7 @@ TEST(DriverMetrics, TheClusterViewShowsTheDriversFindings) {
     EXPECT_EQ(device["driver_events"][0]["xid"], "0x05000002");
 }
 
-// --nodes with --json --interval: a cluster document per line, per round.
+// --nodes with --json --count: a cluster document per line, per round.
 TEST(ClusterStream, JsonLinesOfTheClusterDocument) {
     Scenario scenario;
     ServeProcess agent(scenario, {"--interval", "0.2", "--demo"});

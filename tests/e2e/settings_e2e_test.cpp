@@ -117,15 +117,22 @@ TEST(SettingsE2e, OnceIsColouredOnATerminalOnly) {
 }
 
 // [cluster] nodes in the config file opens the cluster view, as clustat's config
-// does; --nodes wins over it, and --no-config and serve/record ignore it.
+// does; --nodes wins over it, and so does --demo (a flag typed wins over a file);
+// --no-config and serve/record ignore it.
 TEST(SettingsE2e, TheConfigFilesNodeListOpensTheClusterView) {
     Scenario scenario;
+    scenario.use_reference_fixtures();
     const auto config = scenario.dir() / "home/.config/musatop/config.toml";
     std::filesystem::create_directories(config.parent_path());
     std::ofstream(config) << "[cluster]\nnodes = \"127.0.0.1:1\"\n";
-    const auto from_file = scenario.run({"--demo", "--json"});
+    const auto from_file = scenario.run({"--json"});
     EXPECT_EQ(from_file.exit_code, 1);  // the node does not answer
     EXPECT_NE(from_file.out.find("\"address\": \"127.0.0.1:1\""), std::string::npos) << from_file.out;
+    const auto demo = scenario.run({"--demo", "--json"});
+    EXPECT_EQ(demo.exit_code, 0) << demo.err;
+    EXPECT_EQ(demo.out.find("\"kind\": \"cluster\""), std::string::npos) << demo.out;
+    const auto demo_env = scenario.run({"--demo", "--json"}, std::chrono::seconds(20), {"MUSATOP_NODES=127.0.0.1:3"});
+    EXPECT_EQ(demo_env.out.find("127.0.0.1:3"), std::string::npos) << demo_env.out;
     const auto flag = scenario.run({"--nodes", "127.0.0.1:2", "--json"});
     EXPECT_NE(flag.out.find("\"address\": \"127.0.0.1:2\""), std::string::npos) << flag.out;
     EXPECT_EQ(flag.out.find("127.0.0.1:1"), std::string::npos);

@@ -1,5 +1,5 @@
-// Streams for scripts and terminals (cli/stream.hpp): --json --interval writes JSON
-// Lines, --once --interval text blocks into a pipe and a redrawn terminal, each
+// Streams for scripts and terminals (cli/stream.hpp): --json -l writes JSON Lines,
+// --once -l text blocks into a pipe and a redrawn terminal, each
 // ended by --count, a closed pipe or Ctrl-C.
 #include <gtest/gtest.h>
 
@@ -67,19 +67,36 @@ TEST(Stream, EndsOnAClosedPipeASignalOrTheCount) {
     Scenario scenario;
     scenario.use_reference_fixtures();
     auto run = scenario.run_script(
-        "set -o pipefail\n\"$1\" --json --interval 0.05 | head -n 2 > lines.txt\necho \"status=$?\"\nwc -l < "
+        "set -o pipefail\n\"$1\" --json --loop 0.05 | head -n 2 > lines.txt\necho \"status=$?\"\nwc -l < "
         "lines.txt\n");
     EXPECT_EQ(run.out, "status=0\n2\n") << run.err;
     run = scenario.run_script(
-        "\"$1\" --json --interval 0.05 > out.txt & pid=$!\n"
+        "\"$1\" --json -l 0.05 > out.txt & pid=$!\n"
         "while [ ! -s out.txt ]; do sleep 0.01; done\nkill -INT $pid; wait $pid; echo \"int=$?\"\n"
-        "\"$1\" --json --interval 0.05 > out2.txt & pid=$!\n"
+        "\"$1\" --json -l 0.05 > out2.txt & pid=$!\n"
         "while [ ! -s out2.txt ]; do sleep 0.01; done\nkill -TERM $pid; wait $pid; echo \"term=$?\"\n");
     EXPECT_EQ(run.out, "int=0\nterm=143\n") << run.err;
     scenario.set("query.rc", "3");
     scenario.set("summary.rc", "3");
     EXPECT_EQ(scenario.run({"--json", "--interval", "0.05", "--count", "2"}).exit_code, 1);
     EXPECT_EQ(scenario.run({"--count", "2"}).exit_code, 2);  // a stream of what? --once or --json
+    EXPECT_EQ(scenario.run({"-l", "1"}).exit_code, 2);       // the screen refreshes by itself
+}
+
+// Python musatop 0.2.1 took --interval with --json and --once and printed one
+// sample: a script or cron job written for it must end (issue 34 #5).
+TEST(Stream, IntervalAloneIsOneSampleAsInThePythonTool) {
+    Scenario scenario;
+    scenario.use_reference_fixtures();
+    for (const char* mode : {"--json", "--once"}) {
+        const auto run = scenario.run({mode, "--interval", "0.05"}, std::chrono::seconds(10));
+        EXPECT_FALSE(run.timed_out) << mode;
+        EXPECT_EQ(run.exit_code, 0) << mode << run.err;
+    }
+    const auto one = scenario.run({"--json", "--interval", "2"});
+    EXPECT_EQ(one.out.front(), '{');
+    EXPECT_TRUE(nlohmann::json::accept(one.out)) << one.out;  // one pretty document, not JSON Lines
+    EXPECT_NE(one.out.find("\n  \""), std::string::npos);
 }
 
 // On a terminal the text is redrawn in place each sample; Ctrl-C leaves the
@@ -87,7 +104,7 @@ TEST(Stream, EndsOnAClosedPipeASignalOrTheCount) {
 TEST(Stream, WatchModeRedrawsTheTerminal) {
     Scenario scenario;
     scenario.use_reference_fixtures();
-    TmuxSession tui(scenario, {"--once", "--interval", "0.1"}, 100, 30);
+    TmuxSession tui(scenario, {"--once", "--loop", "0.1"}, 100, 30);
     ASSERT_TRUE(tui.wait_for("GPU  NAME")) << tui.screen();
     const auto headers = [&] {
         int count = 0;

@@ -185,6 +185,11 @@ TEST(ServeSecurity, TheClusterViewReachesAProtectedAgent) {
     const auto untrusted =
         view({"--node-user", "prometheus", "--node-password-file", (scenario.dir() / "good.pass").string()});
     EXPECT_EQ(untrusted["state"], "unreachable");
+    // Named http:// though it speaks TLS: said so, with the name to use.
+    const auto plain = nlohmann::json::parse(
+        scenario.run({"--nodes", "127.0.0.1:" + std::to_string(serve.port()), "--json"}).out)["nodes"][0];
+    EXPECT_EQ(plain["error"],
+              "it answered as an https:// server: name it https://127.0.0.1:" + std::to_string(serve.port()));
     EXPECT_NE(untrusted["error"].get<std::string>().find("certificate"), std::string::npos) << untrusted.dump();
     // The password never appears on the command line: only a file can hold it.
     EXPECT_EQ(scenario.run({"--nodes", node, "--node-password", "s3cret"}).exit_code, 2);

@@ -78,6 +78,7 @@ TEST(CliOptions, HelpAndVersionExitZero) {
     EXPECT_EQ(result.exit_code, 0);
     EXPECT_NE(result.stdout_text.find("--interval"), std::string::npos);
     EXPECT_NE(result.stdout_text.find("--demo"), std::string::npos);
+    EXPECT_NE(result.stdout_text.find("'musatop gpustat --help'"), std::string::npos);  // the drop-in is findable
 }
 
 // `record --help` says which of the main flags the recorder takes (a new user

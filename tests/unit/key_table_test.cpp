@@ -36,12 +36,19 @@ TEST(KeyTable, EveryBoundKeyHasOneActionAndEveryEntryIsDocumented) {
 
 TEST(KeyTable, FooterHintsNameKeysThatWork) {
     // Each footer hint starts with the key it names; that key must dispatch.
-    const std::map<std::string, Key> named = {
-        {"q", Key::character('q')},     {"?", Key::character('?')},     {"g/G", Key::character('g')},
-        {"h", Key::character('h')},     {"s/S", Key::character('s')},   {"/", Key::character('/')},
-        {"r", Key::character('r')},     {"k", Key::character('k')},     {"Enter", Key{KeyKind::enter, 0}},
-        {"Space", Key::character(' ')}, {"</>", Key{KeyKind::left, 0}}, {"[/]", Key::character('[')},
-        {"t", Key::character('t')}};
+    const std::map<std::string, Key> named = {{"q", Key::character('q')},
+                                              {"?", Key::character('?')},
+                                              {"g/G", Key::character('g')},
+                                              {"h", Key::character('h')},
+                                              {"s/S", Key::character('s')},
+                                              {"/", Key::character('/')},
+                                              {"r", Key::character('r')},
+                                              {"k", Key::character('k')},
+                                              {"Enter", Key{KeyKind::enter, 0}},
+                                              {"Space", Key::character(' ')},
+                                              {"Left/Right", Key{KeyKind::left, 0}},
+                                              {"[/]", Key::character('[')},
+                                              {"t", Key::character('t')}};
     for (const auto& entry : key_table()) {
         if (entry.hint.empty()) continue;
         const std::string first(entry.hint.substr(0, entry.hint.find(' ')));
@@ -51,7 +58,7 @@ TEST(KeyTable, FooterHintsNameKeysThatWork) {
     EXPECT_EQ(footer_text(true), "q quit ? help g/G GPU h trend s/S sort / find r refresh k term Enter info");
     EXPECT_EQ(footer_text(false), "q quit ? help g/G GPU h trend / find k term Enter info");
     EXPECT_EQ(footer_text(true, true),
-              "q quit Space pause </> step [/] speed t time ? help g/G GPU h trend s/S sort / find Enter info");
+              "q quit Space pause Left/Right step [/] speed t time ? help g/G GPU h trend s/S sort / find Enter info");
 }
 
 TEST(KeyTable, HelpDialogListsEveryEntry) {

@@ -221,6 +221,12 @@ TEST(HttpResponse, BadAnswersFailWithAReason) {
     EXPECT_EQ(cut.error(), "the node closed the connection without answering");
 }
 
+TEST(HttpResponse, ATlsRecordWhereHttpWasAskedIsNamed) {
+    HttpResponseReader reader(1 << 20);
+    EXPECT_EQ(reader.feed(std::string("\x15\x03\x03\x00\x02\x02\x46", 7)), Progress::failed);
+    EXPECT_EQ(reader.error(), "it answered in TLS, not plain HTTP: name it with https://");
+}
+
 TEST(HttpResponse, HeadOnlyAnswersAndTheETag) {
     HttpResponseReader reader(1 << 20);
     reader.reset({}, true);  // a proxy's 200 to CONNECT: no body, whatever follows is the tunnel's

@@ -89,10 +89,12 @@ struct QueryOptions {
 struct Options {
     bool once = false;
     bool json = false;
-    // --once or --json with --interval given on the command line (or --count): a
-    // stream of samples (cli/stream.hpp) rather than one.
+    // --once or --json with -l/--loop or --count (gpustat: -i): a stream of samples
+    // (cli/stream.hpp) rather than one. --interval alone is one sample, as in
+    // Python musatop 0.2.1, so its scripts and cron jobs end.
     bool repeat = false;
     std::optional<std::int64_t> count;
+    std::optional<double> loop_seconds;  // -l/--loop: the stream's interval
     std::optional<QueryOptions> query;
     // `musatop gpustat`: gpustat's layout and --json document (cli/gpustat_command.hpp).
     bool gpustat = false;
