@@ -13,19 +13,9 @@
 using namespace musatop;
 using namespace musatop::replay;
 using musatop::testing::at;
+using musatop::testing::header_at;
 using musatop::testing::sample;
 using musatop::testing::TempDir;
-
-namespace {
-
-Header header_at(long long seconds) {
-    Header h;
-    h.musatop_version = "test";
-    h.started_at = at(seconds);
-    return h;
-}
-
-}  // namespace
 
 // A recording holds every user's command lines: a new one is 0600 whatever the
 // umask, and --append's repair keeps the mode, owner and group it was given.

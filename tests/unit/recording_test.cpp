@@ -21,18 +21,11 @@
 using namespace musatop;
 using namespace musatop::replay;
 using musatop::testing::at;
+using musatop::testing::header_at;
 using musatop::testing::sample;
 using musatop::testing::TempDir;
 
 namespace {
-
-Header header_at(long long seconds) {
-    Header h;
-    h.musatop_version = "test";
-    h.hostname = "node";
-    h.started_at = at(seconds);
-    return h;
-}
 
 std::string gzip(const std::string& text) {
     z_stream z{};
