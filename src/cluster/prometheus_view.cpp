@@ -160,7 +160,16 @@ void add_sample(Instance& in, const std::string& name, const Element& metric, do
     for (const auto& series : kInstanceSeries)
         if (name == series.name) return series.read(in, metric, value);
     const auto* gauge = metrics::find_gpu_metric(name);
-    if (gauge && gauge->derived == metrics::Derived::process_count) in.process_count += value;
+    if (gauge && gauge->derived == metrics::Derived::process_count && std::fabs(value) < 1e9) {
+        in.process_count += value;
+        // The agent's count: a GPU is busy by it, and free only when it is 0, even
+        // where the process rows themselves are not exported.
+        if (Device* d = device(in, metric)) d->process_count_reported = std::llround(value);
+    }
+    if (gauge && gauge->derived == metrics::Derived::health_findings && value >= 1 && value < 1e9)
+        if (Device* d = device(in, metric))  // the count is all Prometheus holds; the texts are the node's
+            d->health.assign(static_cast<std::size_t>(std::min(value, 64.0)),
+                             "a health finding (its text is in the node's /api/v1/snapshot)");
     if (gauge && gauge->derived == metrics::Derived::none)
         if (Device* d = device(in, metric)) metrics::read_back(*gauge, *d, value);
 }
@@ -224,8 +233,10 @@ std::string cluster_query(const std::string& job, const RoundScope& scope, const
     std::string drawn = "up", details;
     for (const auto& series : kInstanceSeries) drawn.append("|").append(series.name);
     for (const auto& gauge : metrics::kGpuMetrics) {
-        if (gauge.derived != metrics::Derived::none) continue;  // the view derives them itself
-        std::string& names = gauge.drawn || !scope.screen_only ? drawn : details;
+        // Derived gauges are asked for too: the process count tells a busy GPU whose
+        // rows are not exported, and the findings count gives the "!" marks.
+        std::string& names =
+            gauge.drawn || !scope.screen_only || gauge.derived != metrics::Derived::none ? drawn : details;
         names.append(names.empty() ? "" : "|").append(gauge.name);
     }
     const std::string job_label =

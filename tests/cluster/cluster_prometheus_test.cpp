@@ -63,6 +63,7 @@ TEST(ClusterPrometheus, SameViewAsDirectAndDownAgentsAreUnreachable) {
         const json& p = via.at(address);
         EXPECT_EQ(p["state"], "ok") << p.dump();
         EXPECT_EQ(p["hostname"], node["hostname"]);
+        EXPECT_EQ(p["free_gpus"], node["free_gpus"]) << address;  // the same GPUs are free either way
         // The host's memory and CPU come through Prometheus too (it read "RAM N/A/N/A").
         const json& host = p["snapshot"]["host"];
         EXPECT_EQ(host["memory_total_bytes"], node["snapshot"]["host"]["memory_total_bytes"]) << host.dump();

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "musatop/cluster/prometheus_source.hpp"
+#include "musatop/model/gpu_free.hpp"
 
 using namespace musatop;
 using namespace musatop::cluster;
@@ -52,7 +53,10 @@ TEST(PrometheusView, InstancesFromOneAnswer) {
     // b counts two processes but exports none: a hint on b, and the note for all.
     EXPECT_EQ(b.hint, "its processes are not exported (musatop serve --process-metrics)");
     EXPECT_TRUE(b.snapshot->processes_stale);  // unknown, not "no processes"
-    EXPECT_FALSE(cluster->nodes[2].hint);      // c counts none: nothing to export
+    // ...yet its count says GPU 1 is busy, never free (issue 34 #1).
+    EXPECT_EQ(b.snapshot->devices[0].process_count_reported, 2);
+    EXPECT_EQ(gpu_is_free(b.snapshot->devices[0], *b.snapshot, FreeRule{}), false);
+    EXPECT_FALSE(cluster->nodes[2].hint);  // c counts none: nothing to export
     EXPECT_TRUE(cluster->note);
     EXPECT_FALSE(cluster_from_prometheus("<html>", now, Seconds(1), {}).ok());
     const auto refused = cluster_from_prometheus(R"({"status":"error","error":"bad query"})", now, Seconds(1), {});

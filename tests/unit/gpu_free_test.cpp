@@ -49,6 +49,24 @@ TEST(GpuFree, AnUnknownProcessListMakesEveryGpuWithoutAProcessUnknown) {
     EXPECT_EQ(free_gpu_indices(s, ViewFilter{}, FreeRule{}), std::nullopt);
 }
 
+// Through Prometheus an agent may export its count of processes per GPU but not
+// the rows: a GPU it counts processes on is busy, one it counts none on may be free
+// (issue 34 #1: a GPU with two processes showed as free).
+TEST(GpuFree, AnAgentsProcessCountDecidesWhereTheRowsAreNotExported) {
+    Snapshot s = four_gpus();
+    s.processes.clear();
+    s.processes_stale = true;  // the rows are not exported
+    const std::int64_t counts[] = {0, 2, 0, 0};
+    for (int i = 0; i < 4; ++i) s.devices[static_cast<std::size_t>(i)].process_count_reported = counts[i];
+    EXPECT_EQ(gpu_is_free(s.devices[0], s, FreeRule{}), true);
+    EXPECT_EQ(gpu_is_free(s.devices[1], s, FreeRule{}), false);  // 2 processes, idle or not
+    EXPECT_EQ(gpu_is_free(s.devices[2], s, FreeRule{}), false);  // busy by its utilisation
+    EXPECT_EQ(gpu_is_free(s.devices[3], s, FreeRule{}), std::nullopt);
+    EXPECT_EQ(free_gpu_indices(s, ViewFilter{}, FreeRule{}), std::vector<std::int64_t>{0});
+    s.devices[3].process_count_reported.reset();  // one GPU without a count: the list is unknown
+    EXPECT_EQ(free_gpu_indices(s, ViewFilter{}, FreeRule{}), std::nullopt);
+}
+
 TEST(GpuFree, OnlyTheGpusTheFilterShowsAreCounted) {
     ViewFilter filter;
     filter.gpu_indices = std::set<std::int64_t>{0, 1};

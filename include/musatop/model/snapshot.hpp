@@ -51,6 +51,9 @@ struct Device {
     std::optional<std::string> bios_version;  // GMI's "MTBios Version"
     // Findings of the health rules (model/health.hpp); empty when none apply.
     std::vector<std::string> health;
+    // A remote agent's musatop_gpu_processes, read through Prometheus where its
+    // process rows are not exported: busy when above 0 (not in the JSON).
+    std::optional<std::int64_t> process_count_reported;
     // The kernel driver's own `status` for this GPU (/proc/driver/musa/gpuNN, tied to
     // it by PCI address); none where the driver has no such file or it cannot be tied.
     // Shown in the GPU details and on the GPU's line, judged by the health rules.
