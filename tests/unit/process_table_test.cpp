@@ -44,6 +44,15 @@ TEST(ProcessTable, ExplicitlyEmpty) {
     EXPECT_TRUE(rows_of(header + "   No running processes found\n").empty());
 }
 
+// GMI 2.3.2 on S5000 hosts in containers prints its failure where the rows go:
+// its words are the error (issue 34 #2), never an empty list.
+TEST(ProcessTable, GmisOwnFailureIsTheError) {
+    EXPECT_EQ(error_of(header + "Failed to query running processes\n"),
+              "GMI could not list the processes: Failed to query running processes");
+    EXPECT_EQ(error_of("Processes:\n| Failed to query running processes |\n"),
+              "GMI could not list the processes: Failed to query running processes");
+}
+
 TEST(ProcessTable, RealNarrowLayoutWithTrailingSpaces) {
     const auto rows = rows_of(fixture("002-s80-table-procs-gmi2.0.0-drv3.0.0.txt"));
     ASSERT_EQ(rows.size(), 2u);

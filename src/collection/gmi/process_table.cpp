@@ -163,6 +163,10 @@ Result<std::vector<ProcessRow>> parse_process_table(std::string_view summary) {
             explicit_empty = true;
             continue;
         }
+        // GMI's own words where the rows go ("Failed to query running processes",
+        // GMI 2.3.2 on S5000 hosts in containers): its reason, not a parse error.
+        if (starts_with_icase(line, "Failed to") || starts_with_icase(line, "Error"))
+            return Error{"GMI could not list the processes: " + clean_text(line).value_or("")};
         if (!have_header) {
             if (looks_like_data_row(line)) return Error{"GMI process table has no recognized column header"};
             header.append(line).push_back(' ');
